@@ -1,0 +1,21 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The library ships with no package dependencies at all: benchmarks, integrations and examples
+// live in packages of their own that depend on this one by path.
+let package = Package(
+    name: "Schedulers",
+    // `Mutex` and `Atomic` (the Synchronization module) need these OS versions on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Schedulers", targets: ["Schedulers"]),
+        .library(name: "Disposables", targets: ["Disposables"]),
+    ],
+    targets: [
+        .target(name: "Disposables"),
+        .target(name: "Schedulers", dependencies: ["Disposables"]),
+        .testTarget(name: "DisposablesTests", dependencies: ["Disposables"]),
+        .testTarget(name: "SchedulersTests", dependencies: ["Schedulers"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

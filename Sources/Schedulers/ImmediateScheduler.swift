@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+
+/// Runs actions synchronously, on the calling thread, before the scheduling call returns
+/// (RACImmediateScheduler). Get the shared instance from ``Scheduler/immediate``.
+///
+/// - It does not change ``Scheduler/current``: an action sees whatever was current at the call.
+/// - Its scheduling methods return nil: by the time they return there is nothing left to cancel.
+/// - ``schedule(after:_:)`` blocks the calling thread until `date`.
+/// - Repeating is not supported (it would never return): a precondition failure.
+/// - ``scheduleRecursive(_:)`` is a loop, so a million self-reschedules use no extra stack.
+public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
+    public override init(name: String? = nil) {
+        super.init(name: name ?? "org.schedulers.immediateScheduler")
+    }
+
+    /// Runs `action` now, on the calling thread. Returns nil.
+    @discardableResult
+    public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        action()
+        return nil
+    }
+
+    /// Blocks the calling thread until `date` (not at all for a past or NaN date), then runs
+    /// `action` on it. Returns nil. A date in the far future blocks for that long, as in RAC.
+    @discardableResult
+    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        ImmediateScheduler.sleep(until: date)
+        action()
+        return nil
+    }
+
+    /// Not supported: stops with a precondition failure, since the call could never return.
+    @discardableResult
+    public override func schedule(
+        after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        preconditionFailure(
+            "ImmediateScheduler does not support schedule(after:repeatingEvery:withLeeway:_:) "
+                + "(interval \(interval)): a repeating action would never return")
+    }
+
+    /// Runs `action` on the calling thread, then once more for each `reschedule` it called, in a
+    /// loop. A `reschedule` called after the loop has ended (from another thread, later) runs
+    /// the action again at once on that thread. Returns nil.
+    @discardableResult
+    public override func scheduleRecursive(
+        _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+    ) -> (any Disposable)? {
+        ImmediateRecursion(action: action).start()
+        return nil
+    }
+
+    /// Sleeps in slices, because one huge interval (1e300 s, `distantFuture`) would overflow
+    /// the system call's `timespec`.
+    static func sleep(until date: Date) {
+        while true {
+            let remaining = date.timeIntervalSinceNow
+            guard remaining > 0 else { return }  // false for NaN too
+            Thread.sleep(forTimeInterval: min(remaining, 3600))
+        }
+    }
+}
+
+/// The loop behind ``ImmediateScheduler/scheduleRecursive(_:)``.
+///
+/// The thread running the loop counts its own synchronous `reschedule` calls in a plain
+/// variable: it recognises itself by comparing thread identities, one relaxed atomic load, so an
+/// iteration costs a few nanoseconds. Calls from any other thread, or after the loop has ended,
+/// go through a lock.
+private final class ImmediateRecursion: @unchecked Sendable {
+    // `@unchecked`: `synchronous` is touched only by the thread whose identity is in `runner`.
+    private let action: @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+    private let runner = Atomic<UInt>(0)
+    private var synchronous = 0
+    /// Requests from other threads while the loop runs; `isRunning` false once it has ended.
+    private let foreign = Mutex((isRunning: true, requests: 0))
+
+    init(action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
+        self.action = action
+    }
+
+    func start() {
+        loop(iterations: 1)
+    }
+
+    private func loop(iterations: Int) {
+        let me = currentThreadIdentity()
+        let reschedule: @Sendable () -> Void = { [self] in request() }
+        var remaining = iterations
+        while true {
+            runner.store(me, ordering: .relaxed)
+            while remaining > 0 {
+                remaining -= 1
+                synchronous = 0
+                action(reschedule)
+                remaining += synchronous
+            }
+            runner.store(0, ordering: .relaxed)
+            remaining = foreign.withLock { state in
+                defer { state.requests = 0 }
+                if state.requests == 0 { state.isRunning = false }
+                return state.requests
+            }
+            if remaining == 0 { return }
+        }
+    }
+
+    private func request() {
+        if runner.load(ordering: .relaxed) == currentThreadIdentity() {
+            synchronous += 1
+            return
+        }
+        let startLoop = foreign.withLock { state -> Bool in
+            guard state.isRunning else {
+                state.isRunning = true
+                return true
+            }
+            state.requests += 1
+            return false
+        }
+        if startLoop { loop(iterations: 1) }
+    }
+}
+
+#if canImport(Darwin)
+import Darwin
+private func currentThreadIdentity() -> UInt { UInt(bitPattern: pthread_self()) }
+#else
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+private func currentThreadIdentity() -> UInt { UInt(pthread_self()) }
+#endif

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Checks a repeating schedule's arguments the same way on every scheduler, so that bad input
+/// stops at the call with a message naming the method and the value, instead of trapping later
+/// inside Dispatch (which traps on negative, NaN or huge intervals and busy-fires at zero).
+enum RepeatPreconditions {
+    static let method = "schedule(after:repeatingEvery:withLeeway:_:)"
+
+    static func check(interval: TimeInterval, leeway: TimeInterval, method: String = method) {
+        precondition(
+            interval.isFinite && interval > 0,
+            "\(method): the interval must be finite and greater than zero, got \(interval)")
+        precondition(
+            !leeway.isNaN && leeway >= 0,
+            "\(method): the leeway must be zero or more, got \(leeway)")
+    }
+
+    /// Seconds as whole nanoseconds, saturating instead of overflowing (10 years is fine; 1e300 s
+    /// becomes about 292 years, which is as good as never).
+    static func nanoseconds(_ seconds: TimeInterval) -> Int {
+        let nanoseconds = seconds * 1e9
+        if nanoseconds >= Double(maximumNanoseconds) { return maximumNanoseconds }
+        return max(0, Int(nanoseconds))
+    }
+
+    /// The longest interval handed to Dispatch: well inside its limits (`Int64.max` traps there).
+    static let maximumNanoseconds = Int(Int64.max / 2)
+}

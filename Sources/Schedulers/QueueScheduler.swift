@@ -1,0 +1,65 @@
+import Foundation
+
+/// Runs actions on a GCD queue (RACQueueScheduler), each one as ``Scheduler/current``.
+///
+/// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
+/// - ``schedule(after:_:)`` converts the date with ``wallTime(with:)`` (wall clock, like
+///   `dispatch_walltime`: it counts across sleep and follows clock changes).
+/// - A disposed action never starts, and its closure is released at disposal, not at its due time.
+/// - Repeating work is a `DispatchSourceTimer` with the given leeway. Every tick runs as the
+///   current scheduler (RAC did not do this). It runs until disposed, whether or not anyone
+///   retains the disposable or this scheduler; disposing cancels the source and releases the
+///   action before `dispose()` returns.
+///
+/// Subclass it the way RAC's `RACQueueScheduler+Subclass.h` intended: override the scheduling
+/// methods and run each action inside ``Scheduler/performAsCurrentScheduler(_:)`` on ``queue``.
+/// A pending action keeps its scheduler alive until it runs or is disposed; with nothing
+/// pending, a queue scheduler is deinitialised when its last reference goes.
+open class QueueScheduler: Scheduler, @unchecked Sendable {
+    /// The queue every action runs on. Actions are serial exactly when this queue is.
+    public let queue: DispatchQueue
+
+    /// A scheduler running actions on `queue`, which you own. For a new serial queue of its own,
+    /// use ``TargetQueueScheduler``.
+    public init(name: String? = nil, queue: DispatchQueue) {
+        self.queue = queue
+        super.init(name: name)
+    }
+
+    /// Queues `action` on ``queue`` (one `async`). It runs there as the current scheduler unless
+    /// the returned disposable is disposed first, in which case it is released at once.
+    @discardableResult
+    open override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let scheduled = ScheduledAction(scheduler: self, action: action)
+        queue.async { scheduled.run() }
+        return scheduled
+    }
+
+    /// Runs `action` on ``queue`` at `date` by the wall clock (see ``wallTime(with:)``; a past
+    /// date means now). Disposing it before then stops it and releases it at once.
+    @discardableResult
+    open override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let scheduled = ScheduledAction(scheduler: self, action: action)
+        queue.asyncAfter(wallDeadline: QueueScheduler.wallTime(with: date)) { scheduled.run() }
+        return scheduled
+    }
+
+    /// Runs `action` on ``queue`` first at `date` (wall clock), then every `interval` seconds,
+    /// until disposed. See the type's documentation for its lifetime.
+    ///
+    /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
+    @discardableResult
+    open override func schedule(
+        after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        RepeatPreconditions.check(interval: interval, leeway: leeway)
+        return RepeatingTimer(
+            scheduler: self, start: QueueScheduler.wallTime(with: date),
+            intervalNanoseconds: RepeatPreconditions.nanoseconds(interval),
+            leewayNanoseconds: RepeatPreconditions.nanoseconds(leeway), action: action
+        ) { source, start, interval, leeway in
+            source.schedule(wallDeadline: start, repeating: interval, leeway: leeway)
+        }
+    }
+}

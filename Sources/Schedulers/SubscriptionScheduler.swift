@@ -1,0 +1,52 @@
+import Foundation
+
+/// Where subscription work runs (RACSubscriptionScheduler). Get the shared instance from
+/// ``Scheduler/subscription``.
+///
+/// - ``schedule(_:)`` runs the action inline, on the calling thread and before returning nil,
+///   when ``Scheduler/current`` is non-nil (on the main thread that is ``Scheduler/main``);
+///   otherwise it queues it on this scheduler's own background ``TargetQueueScheduler``.
+/// - Delayed and repeating work goes to `Scheduler.current ?? background`, so a delay scheduled
+///   from inside a ``TestScheduler`` action is virtual.
+public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
+    /// Where work goes when no scheduler is current.
+    private let background = TargetQueueScheduler(
+        priority: .default, name: "org.schedulers.subscriptionScheduler.backgroundScheduler")
+
+    public override init(name: String? = nil) {
+        super.init(name: name ?? "org.schedulers.subscriptionScheduler")
+    }
+
+    /// Inline when a scheduler is current (returns nil), else queued on the background scheduler.
+    @discardableResult
+    public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        guard Scheduler.current != nil else { return background.schedule(action) }
+        action()
+        return nil
+    }
+
+    /// On `Scheduler.current ?? background`.
+    @discardableResult
+    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        target.schedule(after: date, action)
+    }
+
+    /// On `Scheduler.current ?? background`, so the delay counts in that scheduler's time.
+    @discardableResult
+    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        target.schedule(afterDelay: delay, action)
+    }
+
+    /// On `Scheduler.current ?? background`.
+    @discardableResult
+    public override func schedule(
+        after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        target.schedule(after: date, repeatingEvery: interval, withLeeway: leeway, action)
+    }
+
+    private var target: Scheduler {
+        Scheduler.current ?? background
+    }
+}

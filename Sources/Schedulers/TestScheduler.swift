@@ -1,0 +1,291 @@
+import Foundation
+import Synchronization
+
+/// A scheduler in virtual time, for tests: nothing runs until the test drives it with
+/// ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)`` or ``advance(to:)``.
+///
+/// - **Order.** Actions run by due date; equal dates run in the order they were scheduled. A
+///   repeating action keeps, at every occurrence, the place in that order it got when it was
+///   first scheduled.
+/// - **Time.** ``now`` starts at `startDate` and never moves backwards. ``schedule(_:)`` is due at
+///   ``now``; a date in the past means ``now``; ``schedule(afterDelay:_:)`` counts from the virtual
+///   ``now``, never the wall clock. While an action runs, ``now`` is its due date. Repeating
+///   actions recur every `interval` of virtual time after the time they ran; leeway is ignored.
+/// - **Threads.** Thread-safe: any thread may schedule or dispose while another drives it.
+///   Actions run on the driving thread, as ``Scheduler/current``, outside the scheduler's lock,
+///   so they may schedule, dispose, or drive the scheduler further.
+/// - **Disposal.** A disposed action is released at once and skipped when its time comes; it
+///   uses up no step.
+/// - **Lifetime.** Nothing pending keeps the scheduler alive. When it is deinitialised, pending
+///   actions are released without running.
+///
+/// - Complexity: scheduling and running an action are O(log n) in the number pending.
+public final class TestScheduler: Scheduler, @unchecked Sendable {
+    private let core: VirtualTimeCore
+
+    /// A scheduler whose ``now`` starts at `startDate`.
+    public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        core = VirtualTimeCore(now: startDate)
+        super.init(name: "org.schedulers.testScheduler")
+    }
+
+    deinit {
+        core.discardPending()
+    }
+
+    /// The virtual time.
+    public var now: Date {
+        core.state.withLock { $0.now }
+    }
+
+    /// How many actions are scheduled, not disposed, and will still run. A live repeating action
+    /// counts once. - Complexity: O(1).
+    public var pendingCount: Int {
+        core.state.withLock { $0.liveCount }
+    }
+
+    // MARK: Scheduling
+
+    /// Schedules `action` at ``now``, after everything already due then.
+    @discardableResult
+    public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        core.enqueue(interval: nil, action: action) { now in now }
+    }
+
+    /// Schedules `action` at `date` in virtual time (at ``now`` if `date` is past or NaN).
+    @discardableResult
+    public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        core.enqueue(interval: nil, action: action) { _ in date }
+    }
+
+    /// Schedules `action` `delay` seconds of virtual time after ``now``.
+    @discardableResult
+    public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(delay) }
+    }
+
+    /// Schedules `action` at `date`, then every `interval` seconds of virtual time after each run,
+    /// until disposed. `leeway` is validated but otherwise ignored.
+    ///
+    /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
+    @discardableResult
+    public override func schedule(
+        after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        RepeatPreconditions.check(interval: interval, leeway: leeway)
+        return core.enqueue(interval: interval, action: action) { _ in date }
+    }
+
+    // MARK: Driving
+
+    /// Runs the earliest pending action, moving ``now`` forward to its date if that is later.
+    /// Does nothing when none is pending. Disposed actions are skipped and use up no step.
+    public func step() {
+        _ = runNext(through: nil)
+    }
+
+    /// Runs at most `ticks` pending actions, as ``step()`` would, one after another.
+    ///
+    /// - Precondition: `ticks` is zero or more.
+    public func step(_ ticks: Int) {
+        precondition(ticks >= 0, "TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)")
+        for _ in 0..<ticks {
+            guard runNext(through: nil) else { return }
+        }
+    }
+
+    /// Runs actions until none is pending, including those scheduled meanwhile.
+    ///
+    /// Never returns while a repeating action is live: dispose it from one of the actions, or
+    /// use ``advance(by:)`` instead.
+    public func stepAll() {
+        while runNext(through: nil) {}
+    }
+
+    /// Runs, in order, every action due up to `now + interval`, including those scheduled
+    /// meanwhile, then leaves ``now`` there. A negative interval runs what is due at ``now``.
+    public func advance(by interval: TimeInterval) {
+        let target = core.state.withLock { state in
+            interval.isNaN ? state.now : state.now.addingTimeInterval(interval)
+        }
+        advance(to: target)
+    }
+
+    /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
+    /// moves ``now`` to `date`. A date before ``now`` (or NaN) runs what is due at ``now`` and
+    /// leaves it unchanged.
+    public func advance(to date: Date) {
+        let target = core.state.withLock { state in
+            date.timeIntervalSinceReferenceDate.isNaN ? state.now : max(date, state.now)
+        }
+        while runNext(through: target) {}
+        core.state.withLock { state in
+            if target > state.now { state.now = target }
+        }
+    }
+
+    /// Pops the next live action due no later than `limit` and runs it here, outside the lock.
+    /// - Returns: whether one ran.
+    private func runNext(through limit: Date?) -> Bool {
+        guard let next = core.popNext(through: limit?.timeIntervalSinceReferenceDate) else { return false }
+        performAsCurrentScheduler(next.action)
+        if next.item.interval != nil {
+            core.requeue(next.item, ranAt: next.time)
+        }
+        return true
+    }
+}
+
+/// The state a ``TestScheduler`` shares with its scheduled actions. Pending actions point here
+/// rather than at the scheduler, so that they do not keep it alive.
+final class VirtualTimeCore: Sendable {
+    struct State {
+        var now: Date
+        var queue = VirtualTimeQueue<VirtualAction>()
+        var nextSequence: UInt64 = 0
+        /// Actions that are scheduled, not disposed, and will still run.
+        var liveCount = 0
+        /// Disposed actions still sitting in `queue`, waiting to be skipped.
+        var disposedInQueue = 0
+    }
+
+    let state: Mutex<State>
+
+    init(now: Date) {
+        state = Mutex(State(now: now))
+    }
+
+    func enqueue(
+        interval: TimeInterval?, action: @escaping @Sendable () -> Void, due: (_ now: Date) -> Date
+    ) -> VirtualAction {
+        state.withLock { state in
+            let item = VirtualAction(core: self, sequence: state.nextSequence, interval: interval, action: action)
+            state.nextSequence &+= 1
+            state.liveCount += 1
+            push(item, at: due(state.now), sequence: item.sequence, into: &state)
+            return item
+        }
+    }
+
+    /// Puts a repeating action back, one interval after it last ran, unless it was disposed.
+    func requeue(_ item: VirtualAction, ranAt time: Date) {
+        state.withLock { state in
+            guard item.isLive else { return }
+            push(item, at: time.addingTimeInterval(item.interval!), sequence: item.sequence, into: &state)
+        }
+    }
+
+    /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
+    /// Disposed actions met on the way are dropped.
+    func popNext(through limit: Double?) -> (item: VirtualAction, action: @Sendable () -> Void, time: Date)? {
+        state.withLock { state in
+            while let first = state.queue.first {
+                let item = first.item
+                guard item.isLive else {
+                    state.queue.popFirst()
+                    item.isQueued = false
+                    state.disposedInQueue -= 1
+                    continue
+                }
+                if let limit, first.time > limit { return nil }
+                state.queue.popFirst()
+                item.isQueued = false
+                let due = Date(timeIntervalSinceReferenceDate: first.time)
+                if due > state.now { state.now = due }
+                if item.interval == nil {
+                    // A one-shot is done once popped: it no longer counts, and it is released
+                    // by the caller right after running.
+                    item.isLive = false
+                    state.liveCount -= 1
+                    return (item, item.action.take()!, state.now)
+                }
+                return (item, item.action!, state.now)
+            }
+            return nil
+        }
+    }
+
+    /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.
+    func dispose(_ item: VirtualAction) -> (@Sendable () -> Void)? {
+        state.withLock { state in
+            item.wasDisposed = true
+            guard item.isLive else { return nil }
+            item.isLive = false
+            state.liveCount -= 1
+            if item.isQueued {
+                state.disposedInQueue += 1
+                compactIfMostlyDisposed(&state)
+            }
+            return item.action.take()
+        }
+    }
+
+    /// Releases everything pending without running it (the scheduler's deinit).
+    func discardPending() {
+        let discarded = state.withLock { state in
+            let entries = state.queue.drain()
+            state.liveCount = 0
+            state.disposedInQueue = 0
+            return entries.map { entry in
+                entry.item.isLive = false
+                entry.item.isQueued = false
+                return entry.item.action.take()
+            }
+        }
+        // Released here, outside the lock: a closure's captures may run arbitrary deinit code.
+        _ = discarded
+    }
+
+    private func push(_ item: VirtualAction, at date: Date, sequence: UInt64, into state: inout State) {
+        // Forward-only time: a past (or NaN) date is due now.
+        let time = date.timeIntervalSinceReferenceDate
+        let now = state.now.timeIntervalSinceReferenceDate
+        state.queue.push(.init(time: time >= now ? time : now, sequence: sequence, item: item))
+        item.isQueued = true
+    }
+
+    /// Lazy cancellation leaves disposed actions in the heap; once they are most of it, sweep
+    /// them so memory stays proportional to what is pending.
+    private func compactIfMostlyDisposed(_ state: inout State) {
+        guard state.disposedInQueue > 1024, state.disposedInQueue > state.queue.count / 2 else { return }
+        state.queue.removeAll { entry in
+            guard !entry.item.isLive else { return false }
+            entry.item.isQueued = false
+            return true
+        }
+        state.disposedInQueue = 0
+    }
+}
+
+/// One action scheduled on a ``TestScheduler``, and its disposable.
+final class VirtualAction: Disposable, @unchecked Sendable {
+    // `@unchecked`: every `var` here is read and written only under `core.state`'s lock.
+    let core: VirtualTimeCore
+    let sequence: UInt64
+    /// nil for a one-shot action.
+    let interval: TimeInterval?
+    var action: (@Sendable () -> Void)?
+    /// Scheduled, not disposed, and will still run.
+    var isLive = true
+    /// In the core's queue right now (a repeating action is out of it while it runs).
+    var isQueued = false
+    /// `dispose()` has been called.
+    var wasDisposed = false
+
+    init(core: VirtualTimeCore, sequence: UInt64, interval: TimeInterval?, action: @escaping @Sendable () -> Void) {
+        self.core = core
+        self.sequence = sequence
+        self.interval = interval
+        self.action = action
+    }
+
+    var isDisposed: Bool {
+        core.state.withLock { _ in wasDisposed }
+    }
+
+    /// Releases the action before returning (outside the lock); it will not run.
+    func dispose() {
+        _ = core.dispose(self)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// A thread-safe value for tests to share between the test body and scheduled actions.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) {
+        mutex = Mutex(value)
+    }
+
+    var value: Value {
+        mutex.withLock { $0 }
+    }
+
+    @discardableResult
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
+        mutex.withLock { body(&$0) }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes, spinning the current run loop in
+/// between, so main-queue work keeps draining when called on the main thread (on Linux the main
+/// queue drains only while the main thread runs its run loop). Returns whether it held.
+/// Use a generous timeout: it bounds a failure, it is not a timing assertion.
+@discardableResult
+func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while !condition() {
+        if Date() > deadline { return false }
+        if Thread.isMainThread {
+            _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.001))
+        } else {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+    }
+    return true
+}

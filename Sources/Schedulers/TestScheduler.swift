@@ -172,7 +172,12 @@ final class VirtualTimeCore: Sendable {
     func requeue(_ item: VirtualAction, ranAt time: Date) {
         state.withLock { state in
             guard item.isLive else { return }
-            push(item, at: time.addingTimeInterval(item.interval!), sequence: item.sequence, into: &state)
+            // A tiny interval can vanish in Double rounding far from the reference date (1 ns at
+            // year 2026); always move on by at least one representable step, or `advance` would
+            // run this action forever without reaching its target.
+            let ran = time.timeIntervalSinceReferenceDate
+            let next = max(ran + item.interval!, ran.nextUp)
+            push(item, at: Date(timeIntervalSinceReferenceDate: next), sequence: item.sequence, into: &state)
         }
     }
 

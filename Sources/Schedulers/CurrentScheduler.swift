@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -10,28 +12,58 @@ import Musl
 ///
 /// RAC kept the current scheduler in `NSThread.threadDictionary`, which costs ≈ 300 ns a read
 /// and ≈ 1 µs a write here (FACTS.md item 10): more than the rest of a `schedule`. A pthread key
-/// costs a few nanoseconds. The slot holds an *unretained* pointer: it is only ever set by
-/// `Scheduler.performAsCurrentScheduler`, which runs on the scheduler itself and restores the
-/// previous value before returning, so the scheduler outlives every moment the pointer is set.
+/// costs a few nanoseconds. The slot holds an *unretained* pointer: it is only ever set to a
+/// scheduler by `Scheduler.performAsCurrentScheduler`, which runs on the scheduler itself and
+/// restores the previous value before returning, so the scheduler outlives every moment the
+/// pointer is set.
+///
+/// When no scheduler is running, the slot caches whether this is the main thread, because
+/// `Thread.isMainThread` costs ≈ 335 ns on Linux and `current` must fall back to `main` there.
+/// A thread's slot starts nil ("not asked yet"); the first read stores one of two markers.
+/// Restoring "the previous value" restores the marker too.
+@usableFromInline
 enum CurrentScheduler {
-    private static let key: pthread_key_t = {
+    @usableFromInline
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "Scheduler.current: pthread_key_create failed with \(status)")
         return key
     }()
 
+    /// No scheduler is running and this is the main thread.
+    @inlinable
+    static var mainThreadMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
+
+    /// No scheduler is running and this is not the main thread.
+    @inlinable
+    static var otherThreadMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 2)! }
+
     /// The raw slot, so callers can restore exactly what they found.
-    @inline(__always)
+    @inlinable
     static var slot: UnsafeMutableRawPointer? {
-        get { pthread_getspecific(key) }
-        set { pthread_setspecific(key, newValue) }
+        @inline(__always) get { pthread_getspecific(key) }
+        @inline(__always) set { pthread_setspecific(key, newValue) }
     }
 
-    /// The scheduler whose action is running on this thread, if any.
-    @inline(__always)
+    /// `Scheduler.current`: the running scheduler, else `main` on the main thread, else nil.
+    @inlinable
     static var value: Scheduler? {
-        guard let slot else { return nil }
-        return Unmanaged<Scheduler>.fromOpaque(slot).takeUnretainedValue()
+        let slot = slot
+        switch UInt(bitPattern: slot) {
+        case 0: return classifyThread()
+        case 1: return mainScheduler
+        case 2: return nil
+        default: return Unmanaged<Scheduler>.fromOpaque(slot!).takeUnretainedValue()
+        }
+    }
+
+    /// The first query on a thread with no scheduler running: asks Foundation once and caches
+    /// the answer in the slot.
+    @usableFromInline
+    static func classifyThread() -> Scheduler? {
+        let isMain = Thread.isMainThread
+        slot = isMain ? mainThreadMarker : otherThreadMarker
+        return isMain ? mainScheduler : nil
     }
 }

@@ -49,15 +49,18 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     // MARK: Shared schedulers
 
     /// Runs actions synchronously on the calling thread. See ``ImmediateScheduler``.
+    @inlinable
     public static var immediate: Scheduler { immediateScheduler }
 
     /// Runs actions on the main queue, always asynchronously (even when called on the main queue),
     /// in FIFO order. On Linux the main queue drains only while the main thread runs its run loop
     /// or `dispatchMain()`.
+    @inlinable
     public static var main: Scheduler { mainScheduler }
 
     /// Runs actions inline when already inside a scheduler, else in the background. See
     /// ``SubscriptionScheduler``.
+    @inlinable
     public static var subscription: Scheduler { subscriptionScheduler }
 
     /// The scheduler whose action is running on this thread right now; else ``main`` when on the
@@ -66,9 +69,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// Thread-local and nesting-safe: a scheduler sets it while one of its actions runs and
     /// restores the previous value afterwards, so several threads running actions of one
     /// scheduler each see it. ``ImmediateScheduler`` leaves it unchanged.
+    @inlinable
     public static var current: Scheduler? {
-        if let scheduler = CurrentScheduler.value { return scheduler }
-        return Thread.isMainThread ? mainScheduler : nil
+        CurrentScheduler.value
     }
 
     // MARK: Scheduling (to override)
@@ -145,7 +148,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     }
 }
 
-// Created on first use (Swift's lazy globals are initialised once, thread-safely).
-private let immediateScheduler = ImmediateScheduler()
-private let mainScheduler = TargetQueueScheduler(name: "org.schedulers.mainThreadScheduler", targetQueue: .main)
-private let subscriptionScheduler = SubscriptionScheduler()
+// Created on first use (Swift's lazy globals are initialised once, thread-safely). Inlinable
+// accessors let callers borrow these immutable globals without a retain/release pair, which
+// is most of the cost of `Scheduler.immediate.schedule {}`.
+@usableFromInline let immediateScheduler = ImmediateScheduler()
+@usableFromInline let mainScheduler = TargetQueueScheduler(name: "org.schedulers.mainThreadScheduler", targetQueue: .main)
+@usableFromInline let subscriptionScheduler = SubscriptionScheduler()

@@ -20,7 +20,7 @@ public final class CompoundDisposable: Disposable {
     private struct Child {
         var disposable: any Disposable
         var occurrences: Int
-        /// When it was first added, so disposal follows insertion order.
+        /// When it was first added, so disposal follows insertion order (gaps are harmless).
         var order: UInt64
     }
 
@@ -50,13 +50,13 @@ public final class CompoundDisposable: Disposable {
         guard let disposable, !disposable.isDisposed else { return }
         let key = ObjectIdentifier(disposable)
         let accepted = state.withLock { state -> Bool in
-            guard state.children != nil else { return false }
-            if state.children![key] != nil {
-                state.children![key]!.occurrences += 1
-            } else {
-                state.children![key] = Child(disposable: disposable, occurrences: 1, order: state.nextOrder)
-                state.nextOrder &+= 1
-            }
+            // Taken out and put back so the dictionary stays uniquely referenced (no copy) and
+            // is hashed once.
+            guard var children = state.children.take() else { return false }
+            children[key, default: Child(disposable: disposable, occurrences: 0, order: state.nextOrder)]
+                .occurrences += 1
+            state.nextOrder &+= 1
+            state.children = children
             return true
         }
         if !accepted { disposable.dispose() }

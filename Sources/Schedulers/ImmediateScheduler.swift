@@ -36,7 +36,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
         after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        preconditionFailure(
+        badInput(
             "ImmediateScheduler does not support schedule(after:repeatingEvery:withLeeway:_:) "
                 + "(interval \(interval)): a repeating action would never return")
     }

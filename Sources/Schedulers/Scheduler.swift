@@ -144,7 +144,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     }
 
     static func subclassMustOverride(_ scheduler: Scheduler, _ method: String) -> Never {
-        preconditionFailure("\(type(of: scheduler)) must override \(method): Scheduler is abstract")
+        badInput("\(type(of: scheduler)) must override \(method): Scheduler is abstract")
     }
 }
 

@@ -89,7 +89,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ///
     /// - Precondition: `ticks` is zero or more.
     public func step(_ ticks: Int) {
-        precondition(ticks >= 0, "TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)")
+        if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }
         for _ in 0..<ticks {
             guard runNext(through: nil) else { return }
         }

@@ -1,5 +1,14 @@
 import Foundation
 
+/// Stops the program for a programming error, printing `message` in every build configuration.
+///
+/// `precondition` drops its message in optimised builds; the contract promises that bad input
+/// stops with a message naming the method and the value, so these checks use `fatalError`.
+@inline(never)
+func badInput(_ message: String, file: StaticString = #file, line: UInt = #line) -> Never {
+    fatalError(message, file: file, line: line)
+}
+
 /// Checks a repeating schedule's arguments the same way on every scheduler, so that bad input
 /// stops at the call with a message naming the method and the value, instead of trapping later
 /// inside Dispatch (which traps on negative, NaN or huge intervals and busy-fires at zero).
@@ -7,16 +16,16 @@ enum RepeatPreconditions {
     static let method = "schedule(after:repeatingEvery:withLeeway:_:)"
 
     static func check(interval: TimeInterval, leeway: TimeInterval, method: String = method) {
-        precondition(
-            interval.isFinite && interval > 0,
-            "\(method): the interval must be finite and greater than zero, got \(interval)")
-        precondition(
-            !leeway.isNaN && leeway >= 0,
-            "\(method): the leeway must be zero or more, got \(leeway)")
+        if !(interval.isFinite && interval > 0) {
+            badInput("\(method): the interval must be finite and greater than zero, got \(interval)")
+        }
+        if leeway.isNaN || leeway < 0 {
+            badInput("\(method): the leeway must be zero or more, got \(leeway)")
+        }
     }
 
     /// Seconds as whole nanoseconds, saturating instead of overflowing (10 years is fine; 1e300 s
-    /// becomes about 292 years, which is as good as never).
+    /// becomes about 146 years, which is as good as never).
     static func nanoseconds(_ seconds: TimeInterval) -> Int {
         let nanoseconds = seconds * 1e9
         if nanoseconds >= Double(maximumNanoseconds) { return maximumNanoseconds }

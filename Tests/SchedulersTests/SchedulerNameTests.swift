@@ -17,6 +17,9 @@ import Testing
         #expect(TargetQueueScheduler(targetQueue: .global()).name.contains("TargetQueueScheduler"))
         #expect(QueueScheduler(queue: .global()).name.contains("QueueScheduler"))
         #expect(!QueueScheduler(queue: .global()).name.contains("TargetQueueScheduler"))
+        #expect(ImmediateScheduler().name.contains("ImmediateScheduler"))
+        #expect(Scheduler.immediate.name.contains("ImmediateScheduler"))
+        #expect(Scheduler.subscription.name.contains("SubscriptionScheduler"))
     }
 
     @Test func descriptionContainsClassAndName() {

@@ -11,7 +11,7 @@ import Synchronization
 /// - ``scheduleRecursive(_:)`` is a loop, so a million self-reschedules use no extra stack.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     public override init(name: String? = nil) {
-        super.init(name: name ?? "org.schedulers.immediateScheduler")
+        super.init(name: name ?? "org.schedulers.ImmediateScheduler.immediateScheduler")
     }
 
     /// Runs `action` now, on the calling thread. Returns nil.

@@ -14,7 +14,7 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
         priority: .default, name: "org.schedulers.subscriptionScheduler.backgroundScheduler")
 
     public override init(name: String? = nil) {
-        super.init(name: name ?? "org.schedulers.subscriptionScheduler")
+        super.init(name: name ?? "org.schedulers.SubscriptionScheduler.subscriptionScheduler")
     }
 
     /// Inline when a scheduler is current (returns nil), else queued on the background scheduler.

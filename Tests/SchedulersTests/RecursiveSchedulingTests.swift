@@ -1,0 +1,258 @@
+import Foundation
+import Schedulers
+import Testing
+
+/// `scheduleRecursive`: RACSchedulerSpec "-scheduleRecursiveBlock:" with a synchronous scheduler
+/// and with an asynchronous one (a background TargetQueueScheduler here; the same cases on
+/// `Scheduler.main` are XCTests in MainSchedulerTests), plus depth, multiple calls per run,
+/// disposal and stack growth.
+@Suite struct RecursiveSchedulingTests {
+    // MARK: With a synchronous scheduler (RAC)
+
+    @Test func synchronousBehavesLikeANormalBlockWhenItDoesNotRecurse() {
+        let executed = Locked(0)
+        let disposable = Scheduler.immediate.scheduleRecursive { _ in executed.withLock { $0 += 1 } }
+        #expect(executed.value == 1)
+        #expect(disposable == nil)
+    }
+
+    @Test func synchronousReschedulesItselfAfterTheCallerCompletes() {
+        let count = Locked(0)
+        let ranEarly = Locked(false)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            let thisCount = count.withLock { $0 += 1; return $0 }
+            if thisCount < 3 {
+                reschedule()
+                // Only scheduled, not run yet.
+                if count.value != thisCount { ranEarly.withLock { $0 = true } }
+            }
+        }
+        #expect(count.value == 3)
+        #expect(!ranEarly.value)
+    }
+
+    /// RAC unrolled 100,000; a million here, with the stack flat throughout.
+    @Test func synchronousUnrollsAMillionSelfReschedules() {
+        let depth = 1_000_000
+        let probe = StackProbe()
+        let count = Locked(0)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            probe.record()
+            if count.withLock({ $0 += 1; return $0 }) < depth { reschedule() }
+        }
+        #expect(count.value == depth)
+        #expect(probe.spread < StackProbe.allowedSpread)
+    }
+
+    @Test func synchronousRunsEveryRescheduleCalledInOneRun() {
+        let count = Locked(0)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            // Runs 1, 2 and 3 each ask twice: 1 + 2 * 3 runs in all.
+            if count.withLock({ $0 += 1; return $0 }) <= 3 {
+                reschedule()
+                reschedule()
+            }
+        }
+        #expect(count.value == 7)
+    }
+
+    /// A reschedule made after the run has returned (from another thread) runs it again.
+    @Test func synchronousReschedulesWhenInvokedLater() {
+        let background = TargetQueueScheduler(name: "recursive.later")
+        let count = Locked(0)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            let thisCount = count.withLock { $0 += 1; return $0 }
+            if thisCount < 3 {
+                background.schedule(afterDelay: 0.01) { reschedule() }
+            }
+        }
+        #expect(count.value == 1)
+        #expect(waitUntil { count.value == 3 })
+    }
+
+    // MARK: With an asynchronous scheduler (RAC)
+
+    @Test func asynchronousBehavesLikeANormalBlockWhenItDoesNotRecurse() {
+        let scheduler = TargetQueueScheduler(name: "recursive.async")
+        let executed = Locked(0)
+        let disposable = scheduler.scheduleRecursive { _ in executed.withLock { $0 += 1 } }
+        #expect(disposable != nil)
+        #expect(waitUntil { executed.value == 1 })
+    }
+
+    @Test func asynchronousReschedulesItselfAfterTheCallerCompletes() {
+        let scheduler = TargetQueueScheduler(name: "recursive.async")
+        let count = Locked(0)
+        let ranEarly = Locked(false)
+        let wrongCurrent = Locked(false)
+        scheduler.scheduleRecursive { reschedule in
+            if Scheduler.current !== scheduler { wrongCurrent.withLock { $0 = true } }
+            let thisCount = count.withLock { $0 += 1; return $0 }
+            if thisCount < 3 {
+                reschedule()
+                if count.value != thisCount { ranEarly.withLock { $0 = true } }
+            }
+        }
+        #expect(waitUntil { count.value == 3 })
+        #expect(!ranEarly.value)
+        #expect(!wrongCurrent.value)
+    }
+
+    @Test func asynchronousReschedulesWhenInvokedAsynchronously() {
+        let scheduler = TargetQueueScheduler(name: "recursive.async")
+        let asynchronous = TargetQueueScheduler(name: "recursive.async.other")
+        let count = Locked(0)
+        scheduler.scheduleRecursive { reschedule in
+            asynchronous.schedule(after: Date(timeIntervalSinceNow: 0.01)) {
+                let thisCount = count.withLock { $0 += 1; return $0 }
+                if thisCount < 3 { reschedule() }
+            }
+        }
+        #expect(waitUntil { count.value == 3 })
+    }
+
+    @Test func asynchronousDoesNotRescheduleItselfWhenDisposed() {
+        let scheduler = TargetQueueScheduler(name: "recursive.async")
+        let count = Locked(0)
+        let handle = Locked<(any Disposable)?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        scheduler.schedule { _ = ready.wait(timeout: .now() + 10) }  // holds the first run back
+        let disposable = scheduler.scheduleRecursive { reschedule in
+            count.withLock { $0 += 1 }
+            handle.value?.dispose()
+            reschedule()
+        }
+        handle.withLock { $0 = disposable }
+        ready.signal()
+        #expect(waitUntil { count.value == 1 })
+        expectQuiet(scheduler)
+        #expect(count.value == 1)
+        #expect(disposable?.isDisposed == true)
+    }
+
+    // MARK: Beyond RAC
+
+    @Test func asynchronousRunsEveryRescheduleCalledInOneRun() {
+        let scheduler = TargetQueueScheduler(name: "recursive.multiple")
+        let count = Locked(0)
+        scheduler.scheduleRecursive { reschedule in
+            if count.withLock({ $0 += 1; return $0 }) <= 3 {
+                reschedule()
+                reschedule()
+            }
+        }
+        #expect(waitUntil { count.value == 7 })
+        expectQuiet(scheduler)
+        #expect(count.value == 7)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aMillionSelfReschedulesOnATargetQueueScheduler() {
+        let scheduler = TargetQueueScheduler(name: "recursive.million")
+        let depth = 1_000_000
+        let count = Locked(0)
+        let done = DispatchSemaphore(value: 0)
+        scheduler.scheduleRecursive { reschedule in
+            let thisCount = count.withLock { $0 += 1; return $0 }
+            if thisCount < depth { reschedule() } else { done.signal() }
+        }
+        #expect(done.wait(timeout: .now() + 50) == .success)
+        #expect(count.value == depth)
+    }
+
+    /// Disposing from outside stops the chain: at most the run in progress completes.
+    @Test func disposalFromOutsideStopsTheChain() {
+        let scheduler = TargetQueueScheduler(name: "recursive.dispose")
+        let count = Locked(0)
+        var token: Token? = Token()
+        let weak = Weak(token!)
+        var disposable = scheduler.scheduleRecursive { [token] reschedule in
+            _ = token
+            count.withLock { $0 += 1 }
+            reschedule()
+        }
+        token = nil
+        #expect(waitUntil { count.value >= 100 })
+        disposable?.dispose()
+        let atDispose = count.value
+        #expect(disposable?.isDisposed == true)
+        expectQuiet(scheduler)
+        #expect(count.value <= atDispose + 1)
+        // Dropped and disposed, nothing keeps the action any more.
+        disposable = nil
+        #expect(waitUntil { weak.object == nil })
+    }
+
+    @Test func disposalBeforeTheFirstRunMeansItNeverRuns() {
+        let queue = DispatchQueue(label: "recursive.suspended")
+        let scheduler = QueueScheduler(queue: queue)
+        queue.suspend()
+        let count = Locked(0)
+        let disposable = scheduler.scheduleRecursive { reschedule in
+            count.withLock { $0 += 1 }
+            reschedule()
+        }
+        disposable?.dispose()
+        queue.resume()
+        expectQuiet(scheduler)
+        #expect(count.value == 0)
+    }
+
+    /// From inside a queue action the subscription scheduler runs inline; a chain of self
+    /// reschedules on it must still not grow the stack (a worker thread's stack is small).
+    @Test func recursionOnTheSubscriptionSchedulerInsideAQueueActionIsFlat() {
+        let scheduler = TargetQueueScheduler(name: "recursive.subscription")
+        let depth = 100_000
+        let probe = StackProbe()
+        let result = Locked<(count: Int, wrongCurrent: Int, returned: Bool)>((0, 0, false))
+        scheduler.schedule {
+            Scheduler.subscription.scheduleRecursive { reschedule in
+                probe.record()
+                let thisCount = result.withLock { state -> Int in
+                    state.count += 1
+                    if Scheduler.current !== scheduler { state.wrongCurrent += 1 }
+                    return state.count
+                }
+                if thisCount < depth { reschedule() }
+            }
+            result.withLock { $0.returned = true }
+        }
+        #expect(waitUntil(timeout: 30) { result.value.returned })
+        // Inline: the whole chain ran before the outer action returned.
+        #expect(result.value.count == depth)
+        #expect(result.value.wrongCurrent == 0)
+        #expect(probe.spread < StackProbe.allowedSpread)
+    }
+}
+
+/// Watches the stack addresses an action runs at, on one thread: `spread` is how far apart the deepest and
+/// shallowest were. Recursion that grows the stack makes it grow with the depth.
+final class StackProbe: Sendable {
+    /// Much less than one frame per iteration of a 10,000-deep chain would need.
+    static let allowedSpread = 64 * 1024
+
+    private let range = Locked<(low: UInt, high: UInt)>((.max, 0))
+
+    @inline(never)
+    func record() {
+        var marker = 0
+        let address = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        range.withLock {
+            $0.low = min($0.low, address)
+            $0.high = max($0.high, address)
+        }
+    }
+
+    var spread: Int {
+        let range = range.value
+        return range.high >= range.low ? Int(range.high - range.low) : 0
+    }
+}
+
+/// Lets the serial `scheduler` run for a while longer (an observation window for "nothing more
+/// happens", not synchronisation): returns once an action scheduled 50 ms from now has run.
+func expectQuiet(_ scheduler: Scheduler, sourceLocation: SourceLocation = #_sourceLocation) {
+    let watched = Locked(false)
+    scheduler.schedule(afterDelay: 0.05) { watched.withLock { $0 = true } }
+    #expect(waitUntil { watched.value }, sourceLocation: sourceLocation)
+}

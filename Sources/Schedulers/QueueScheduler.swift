@@ -62,4 +62,21 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
             source.schedule(wallDeadline: start, repeating: interval, leeway: leeway)
         }
     }
+
+    // MARK: Monotonic time (Scheduler+Duration.swift; the work is in QueueScheduler+Duration.swift)
+
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        guard schedulesDurationsItself else { return super.scheduleMonotonic(after: delay, action) }
+        return scheduleOnUptimeClock(after: delay, action)
+    }
+
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        guard schedulesDurationsItself else {
+            return super.scheduleMonotonic(after: delay, repeatingEvery: interval, leeway: leeway, action)
+        }
+        return scheduleOnUptimeClock(after: delay, repeatingEvery: interval, leeway: leeway, action)
+    }
 }

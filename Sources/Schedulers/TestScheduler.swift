@@ -21,7 +21,8 @@ import Synchronization
 ///
 /// - Complexity: scheduling and running an action are O(log n) in the number pending.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
-    private let core: VirtualTimeCore
+    /// Shared with ``Clock`` and with pending actions, which must not keep the scheduler alive.
+    let core: VirtualTimeCore
 
     /// A scheduler whose ``now`` starts at `startDate`.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
@@ -75,6 +76,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
         return core.enqueue(interval: interval, action: action) { _ in date }
+    }
+
+    // MARK: Durations (virtual, like everything here)
+
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let seconds = delay.timeInterval
+        return core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(seconds) }
+    }
+
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        let seconds = delay.timeInterval
+        return core.enqueue(interval: interval.timeInterval, action: action) { now in now.addingTimeInterval(seconds) }
     }
 
     // MARK: Driving

@@ -62,8 +62,9 @@ extension TestScheduler {
         /// - Throws: `CancellationError` as soon as the task is cancelled; the wake-up is
         ///   disposed. Also when the scheduler is (or becomes) deinitialised.
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-            guard let scheduler else { throw CancellationError() }
-            try await Sleeper.sleep { wake in scheduler.schedule(after: deadline.date, wake) }
+            // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
+            // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
+            try await Sleeper.sleep { [self] wake in scheduler?.schedule(after: deadline.date, wake) }
         }
     }
 

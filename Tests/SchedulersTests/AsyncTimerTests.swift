@@ -31,6 +31,19 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func theStreamFinishesWhenItsTestSchedulerIsDeinitialised() async {
+        var scheduler: TestScheduler? = TestScheduler()
+        let weak = Weak(scheduler!)
+        let stream = scheduler!.timer(every: .seconds(1))
+        scheduler!.advance(by: 2)
+        scheduler = nil
+        #expect(weak.object == nil)
+        var count = 0
+        for await _ in stream { count += 1 }  // ends: the discarded timer finished the stream
+        #expect(count == 1)  // the newest of the two ticks, buffered before the scheduler went
+    }
+
     @Test func cancellingTheConsumerDisposesTheTimer() async {
         let scheduler = TestScheduler()
         let stream = scheduler.timer(every: .seconds(1))

@@ -11,6 +11,9 @@ import Synchronization
 ///   ``now``; a date in the past means ``now``; ``schedule(afterDelay:_:)`` counts from the virtual
 ///   ``now``, never the wall clock. While an action runs, ``now`` is its due date. Repeating
 ///   actions recur every `interval` of virtual time after the time they ran; leeway is ignored.
+/// - **Swift Concurrency.** `Duration`s, `sleep`, `timer(every:)` and ``clock`` are virtual too,
+///   and the scheduler is a `TaskExecutor` whose jobs run only when it is driven
+///   (TestScheduler+Executor.swift, TestScheduler+Clock.swift).
 /// - **Threads.** Thread-safe: any thread may schedule or dispose while another drives it.
 ///   Actions run on the driving thread, as ``Scheduler/current``, outside the scheduler's lock,
 ///   so they may schedule, dispose, or drive the scheduler further.

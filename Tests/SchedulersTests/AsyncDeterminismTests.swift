@@ -68,7 +68,7 @@ import Testing
         scheduler.advance(by: 2)
         #expect(outcome.value == nil)
         scheduler.advance(by: 1)
-        #expect(throws: TimeoutError.self) { try outcome.value?.get() }
+        #expect(throws: OperationTimedOut.self) { try outcome.value?.get() }
         // The slow operation's wake-up was disposed, not left pending.
         #expect(scheduler.pendingCount == 0)
         #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 3))
@@ -92,9 +92,9 @@ import Testing
     }
 }
 
-struct TimeoutError: Error {}
+private struct OperationTimedOut: Error {}
 
-/// Runs `operation`, throwing `TimeoutError` if it takes longer than `timeout` on `scheduler`.
+/// Runs `operation`, throwing `OperationTimedOut` if it takes longer than `timeout` on `scheduler`.
 private func withTimeout<Value: Sendable>(
     _ timeout: Duration, on scheduler: Scheduler, _ operation: @escaping @Sendable () async throws -> Value
 ) async throws -> Value {
@@ -102,7 +102,7 @@ private func withTimeout<Value: Sendable>(
         group.addTask { try await operation() }
         group.addTask {
             try await scheduler.sleep(for: timeout)
-            throw TimeoutError()
+            throw OperationTimedOut()
         }
         defer { group.cancelAll() }
         return try await group.next()!

@@ -52,6 +52,29 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
         return nil
     }
 
+    /// Blocks the calling thread until `delay` has passed on the monotonic clock, then runs
+    /// `action` on it. Returns nil.
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(delay.clampedNanoseconds)
+        while true {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { break }
+            Thread.sleep(forTimeInterval: min(Double(deadline - now) / 1e9, 3600))
+        }
+        action()
+        return nil
+    }
+
+    /// Not supported: stops with a precondition failure, since the call could never return.
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        preconditionFailure(
+            "ImmediateScheduler does not support \(RepeatPreconditions.durationMethod) "
+                + "(interval \(interval)): a repeating action would never return")
+    }
+
     /// Sleeps in slices, because one huge interval (1e300 s, `distantFuture`) would overflow
     /// the system call's `timespec`.
     static func sleep(until date: Date) {

@@ -5,6 +5,10 @@ import Foundation
 /// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
 /// - ``schedule(after:_:)`` converts the date with ``wallTime(with:)`` (wall clock, like
 ///   `dispatch_walltime`: it counts across sleep and follows clock changes).
+/// - The `Duration` overloads (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
+///   `timer(every:)`) use `DispatchTime` instead: the monotonic uptime clock, which ignores clock
+///   changes and stops while the machine sleeps. See Scheduler+Duration.swift.
+/// - It is also a `SerialExecutor` and a `TaskExecutor` (QueueScheduler+Executor.swift).
 /// - A disposed action never starts, and its closure is released at disposal, not at its due time.
 /// - Repeating work is a `DispatchSourceTimer` with the given leeway. Every tick runs as the
 ///   current scheduler (RAC did not do this). It runs until disposed, whether or not anyone
@@ -61,5 +65,22 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         ) { source, start, interval, leeway in
             source.schedule(wallDeadline: start, repeating: interval, leeway: leeway)
         }
+    }
+
+    // MARK: Monotonic time (Scheduler+Duration.swift; the work is in QueueScheduler+Duration.swift)
+
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        guard schedulesDurationsItself else { return super.scheduleMonotonic(after: delay, action) }
+        return scheduleOnUptimeClock(after: delay, action)
+    }
+
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        guard schedulesDurationsItself else {
+            return super.scheduleMonotonic(after: delay, repeatingEvery: interval, leeway: leeway, action)
+        }
+        return scheduleOnUptimeClock(after: delay, repeatingEvery: interval, leeway: leeway, action)
     }
 }

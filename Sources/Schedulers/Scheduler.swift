@@ -132,6 +132,31 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
         return chain
     }
 
+    // MARK: Monotonic time (internal hooks)
+
+    // The `Duration` overloads (Scheduler+Duration.swift) are extension methods, which Swift
+    // does not let subclasses override, so each forwards to one of these hooks after checking its
+    // arguments. The schedulers of this module override them in their class bodies; a subclass
+    // from outside the module cannot, and gets these defaults, which go through its own
+    // Date-based methods so that its overrides see every action.
+
+    /// Runs `action` after `delay`. Default: `schedule(afterDelay:)`, i.e. this scheduler's own
+    /// notion of time (the wall clock, for a subclass that does not say otherwise).
+    func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        schedule(afterDelay: delay.timeInterval, action)
+    }
+
+    /// Runs `action` after `delay`, then every `interval`. The arguments are already checked.
+    /// Default: the Date-based repeating method, starting `delay` from now.
+    func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        schedule(
+            after: Date(timeIntervalSinceNow: delay.timeInterval), repeatingEvery: interval.timeInterval,
+            withLeeway: leeway.timeInterval, action)
+    }
+
     // MARK: For subclasses
 
     /// Runs `action` synchronously with ``current`` equal to this scheduler, then restores the

@@ -46,6 +46,19 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
         target.schedule(after: date, repeatingEvery: interval, withLeeway: leeway, action)
     }
 
+    /// On `Scheduler.current ?? background`, in that scheduler's time.
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        target.scheduleMonotonic(after: delay, action)
+    }
+
+    /// On `Scheduler.current ?? background`, in that scheduler's time.
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        target.scheduleMonotonic(after: delay, repeatingEvery: interval, leeway: leeway, action)
+    }
+
     private var target: Scheduler {
         Scheduler.current ?? background
     }

@@ -11,6 +11,9 @@ import Synchronization
 ///   ``now``; a date in the past means ``now``; ``schedule(afterDelay:_:)`` counts from the virtual
 ///   ``now``, never the wall clock. While an action runs, ``now`` is its due date. Repeating
 ///   actions recur every `interval` of virtual time after the time they ran; leeway is ignored.
+/// - **Swift Concurrency.** `Duration`s, `sleep`, `timer(every:)` and ``clock`` are virtual too,
+///   and the scheduler is a `TaskExecutor` whose jobs run only when it is driven
+///   (TestScheduler+Executor.swift, TestScheduler+Clock.swift).
 /// - **Threads.** Thread-safe: any thread may schedule or dispose while another drives it.
 ///   Actions run on the driving thread, as ``Scheduler/current``, outside the scheduler's lock,
 ///   so they may schedule, dispose, or drive the scheduler further.
@@ -21,7 +24,8 @@ import Synchronization
 ///
 /// - Complexity: scheduling and running an action are O(log n) in the number pending.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
-    private let core: VirtualTimeCore
+    /// Shared with ``Clock`` and with pending actions, which must not keep the scheduler alive.
+    let core: VirtualTimeCore
 
     /// A scheduler whose ``now`` starts at `startDate`.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
@@ -75,6 +79,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
         return core.enqueue(interval: interval, action: action) { _ in date }
+    }
+
+    // MARK: Durations (virtual, like everything here)
+
+    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let seconds = delay.timeInterval
+        return core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(seconds) }
+    }
+
+    override func scheduleMonotonic(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        let seconds = delay.timeInterval
+        return core.enqueue(interval: interval.timeInterval, action: action) { now in now.addingTimeInterval(seconds) }
     }
 
     // MARK: Driving

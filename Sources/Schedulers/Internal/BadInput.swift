@@ -35,3 +35,14 @@ enum RepeatPreconditions {
     /// The longest interval handed to Dispatch: well inside its limits (`Int64.max` traps there).
     static let maximumNanoseconds = Int(Int64.max / 2)
 }
+
+extension RepeatPreconditions {
+    static let durationMethod = "schedule(after:repeatingEvery:leeway:_:)"
+
+    /// The `Duration` counterpart of ``check(interval:leeway:method:)``. A `Duration` is always
+    /// finite, so what is left to reject is a zero or negative interval and a negative leeway.
+    static func check(interval: Duration, leeway: Duration, method: String = durationMethod) {
+        precondition(interval > .zero, "\(method): the interval must be greater than zero, got \(interval)")
+        precondition(leeway >= .zero, "\(method): the leeway must be zero or more, got \(leeway)")
+    }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+extension Duration {
+    /// This duration in seconds, as the `TimeInterval` the Date-based methods and the virtual
+    /// clock use (exact to well under a nanosecond for anything shorter than a century).
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) * 1e-18
+    }
+
+    /// Whole nanoseconds for Dispatch, clamped to `0...RepeatPreconditions.maximumNanoseconds`:
+    /// a negative duration means now, and an enormous one (`Duration` reaches 2.9e11 years)
+    /// becomes about 146 years instead of overflowing `DispatchTime`.
+    var clampedNanoseconds: Int {
+        let (seconds, attoseconds) = components
+        if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }
+        let maximum = RepeatPreconditions.maximumNanoseconds
+        if seconds >= Int64(maximum / 1_000_000_000) { return maximum }
+        return Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    }
+}

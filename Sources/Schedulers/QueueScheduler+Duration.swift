@@ -1,0 +1,37 @@
+import Dispatch
+
+/// The `Duration` overloads on a queue: `DispatchTime`, the monotonic uptime clock (it ignores
+/// changes to the system clock and stops while the machine sleeps). See Scheduler+Duration.swift.
+extension QueueScheduler {
+    /// Whether the `Duration` overloads go straight to Dispatch. True for `QueueScheduler` and
+    /// `TargetQueueScheduler` themselves. A subclass may have overridden the Date-based methods
+    /// (RACQueueScheduler+Subclass) and cannot override the `Duration` ones (they are extension
+    /// methods), so for a subclass they go through its Date-based methods instead, on the wall clock.
+    var schedulesDurationsItself: Bool {
+        let type = type(of: self)
+        return type == QueueScheduler.self || type == TargetQueueScheduler.self
+    }
+
+    /// One `asyncAfter(deadline:)`: like `schedule(after: Date)`, but on the uptime clock.
+    func scheduleOnUptimeClock(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let scheduled = ScheduledAction(scheduler: self, action: action)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { scheduled.run() }
+        return scheduled
+    }
+
+    /// A `DispatchSourceTimer` armed with `schedule(deadline:repeating:leeway:)`: like the
+    /// Date-based repeating method, but on the uptime clock.
+    func scheduleOnUptimeClock(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+        _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        RepeatingTimer(
+            scheduler: self, start: DispatchTime.now() + .nanoseconds(delay.clampedNanoseconds),
+            // At least 1 ns: Dispatch busy-fires a timer whose interval is zero (FACTS.md item 2).
+            intervalNanoseconds: max(1, interval.clampedNanoseconds),
+            leewayNanoseconds: leeway.clampedNanoseconds, action: action
+        ) { source, start, interval, leeway in
+            source.schedule(deadline: start, repeating: interval, leeway: leeway)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Dispatch
+
+/// A queue scheduler is an executor for Swift Concurrency.
+///
+/// - As a `SerialExecutor`, an actor can run on it:
+///   `nonisolated var unownedExecutor: UnownedSerialExecutor { scheduler.asUnownedSerialExecutor() }`.
+///   The actor is then isolated to ``QueueScheduler/queue``, which must be serial for that to mean
+///   anything (it always is for a ``TargetQueueScheduler``; a concurrent queue you pass yourself
+///   would run the actor's jobs concurrently).
+/// - As a `TaskExecutor`, tasks can prefer it: `Task(executorPreference: scheduler) { ... }`,
+///   `withTaskExecutorPreference(scheduler) { ... }`; their nonisolated code runs on its queue.
+///   A task that prefers it retains it (the runtime does) until the task ends.
+/// - Every job is one `async` onto ``QueueScheduler/queue``, FIFO with the scheduler's actions,
+///   and runs as ``Scheduler/current``.
+/// - ``isIsolatingCurrentContext()`` and ``checkIsolated()`` recognise the queue (a
+///   `DispatchSpecificKey`), so `actor.assumeIsolated` / `MainActor`-style checks work inside a
+///   plain `schedule { }` action on it, not only inside jobs.
+extension QueueScheduler: SerialExecutor, TaskExecutor {
+    /// Runs `job` on ``queue`` as the current scheduler, isolated to this executor and with it as
+    /// the task executor. Called by the runtime, from any thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { [self] in
+            performAsCurrentScheduler {
+                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+            }
+        }
+    }
+
+    /// Whether the calling code runs on ``queue``: the runtime asks this first (Swift 6.2+), e.g.
+    /// for `assumeIsolated`. Never nil: the answer is always known.
+    @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+    public func isIsolatingCurrentContext() -> Bool? {
+        QueueIdentity.isCurrent(queue)
+    }
+
+    /// Stops the program unless the calling code runs on ``queue``: the runtime's fallback for
+    /// `assumeIsolated` outside one of this executor's jobs.
+    public func checkIsolated() {
+        precondition(
+            QueueIdentity.isCurrent(queue),
+            "\(self).checkIsolated(): not running on its queue '\(queue.label)'")
+    }
+}

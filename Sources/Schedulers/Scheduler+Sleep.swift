@@ -1,0 +1,48 @@
+import Foundation
+
+extension Scheduler {
+    /// Suspends the calling task until `duration` has passed on this scheduler's clock: the
+    /// monotonic clock on a queue scheduler (see `schedule(after: Duration)` for what that means
+    /// across sleep and clock changes), virtual time on a ``TestScheduler``.
+    ///
+    /// The wake-up is an action scheduled with `schedule(after: Duration)`. When it runs, the task
+    /// resumes on its own executor (which is this scheduler when the task prefers it as a
+    /// `TaskExecutor`; on a ``TestScheduler`` it then continues within the same `advance`).
+    ///
+    /// - Throws: `CancellationError` as soon as the task is cancelled (before or during the
+    ///   sleep): the wake-up is disposed and the task does not wait for the scheduler. Also
+    ///   thrown if the scheduler releases the wake-up without running it (a deinitialised
+    ///   ``TestScheduler``).
+    ///
+    /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
+    /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.
+    public func sleep(for duration: Duration) async throws {
+        let target = asyncTarget
+        try await Sleeper.sleep { wake in target.schedule(after: duration, wake) }
+    }
+
+    /// Suspends the calling task until `date` on this scheduler's clock: the wall clock on a queue
+    /// scheduler (like ``schedule(after:_:)``: a clock change moves the wake-up; time asleep
+    /// counts), virtual time on a ``TestScheduler``. A past date resumes as soon as possible.
+    ///
+    /// - Throws: `CancellationError`, as ``sleep(for:)``.
+    public func sleep(until date: Date) async throws {
+        let target = asyncTarget
+        try await Sleeper.sleep { wake in target.schedule(after: date, wake) }
+    }
+
+    /// Where the async API schedules its wake-ups: this scheduler, except that the immediate
+    /// scheduler (which blocks and cannot repeat) hands them to a background scheduler.
+    var asyncTarget: Scheduler {
+        self is ImmediateScheduler ? immediateAsyncScheduler : self
+    }
+
+    /// The date a tick reports: the virtual `now` when a ``TestScheduler`` runs it, else the
+    /// wall clock's.
+    static var currentDate: Date {
+        (CurrentScheduler.value as? TestScheduler)?.now ?? Date()
+    }
+}
+
+private let immediateAsyncScheduler = TargetQueueScheduler(
+    priority: .default, name: "org.schedulers.immediateScheduler.asyncScheduler")

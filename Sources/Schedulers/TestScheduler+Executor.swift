@@ -1,0 +1,35 @@
+/// A test scheduler is a `TaskExecutor`: the jobs of a task that prefers it run only when the
+/// test drives the scheduler, so async code is as deterministic as scheduled actions.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let task = Task(executorPreference: scheduler) {
+///     try await Task.sleep(for: .seconds(5), clock: scheduler.clock)
+///     return "done"
+/// }
+/// scheduler.advance(by: 5)   // the task has finished when this returns
+/// ```
+///
+/// - Each job is queued exactly like ``TestScheduler/schedule(_:)``: due at ``TestScheduler/now``,
+///   FIFO with actions, counted by ``TestScheduler/pendingCount``, run by `step`/`advance` on the
+///   driving thread as ``Scheduler/current``.
+/// - A continuation resumed while the scheduler runs (a sleep on ``TestScheduler/clock`` or
+///   ``Scheduler/sleep(for:)`` waking up, say) queues the task's next job at ``TestScheduler/now``,
+///   so `advance(by:)` runs it before it returns.
+/// - Code isolated to an actor (`@MainActor` included) runs on that actor's executor, not here;
+///   create such tasks from a nonisolated context (a Swift Testing `@Test` is one).
+///
+/// Lifetime: a queued job does not retain the scheduler, and a deinitialised scheduler releases
+/// its queue without running it. But Swift offers no way to destroy a job without running it,
+/// and the runtime makes a task retain its preferred executor: a task whose job never runs stays
+/// in memory, and if it prefers this scheduler, so does the scheduler. Drive a test's tasks to
+/// their end (or cancel them, then `advance`).
+extension TestScheduler: TaskExecutor {
+    /// Queues `job` like ``schedule(_:)``. Called by the runtime, from any thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
+        let executor = asUnownedTaskExecutor()
+        _ = core.enqueue(interval: nil, action: { job.runSynchronously(on: executor) }) { now in now }
+    }
+}

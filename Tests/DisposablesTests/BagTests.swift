@@ -145,6 +145,22 @@ import Testing
         #expect(copy.count == 2)
     }
 
+    @Test func aTokenIssuedByACopyIsForeignToTheOriginal() {
+        var original = Bag<String>()
+        let shared = original.insert("shared")
+        var copy = original
+        let mine = original.insert("original's")
+        let theirs = copy.insert("copy's")
+
+        #expect(mine != theirs, "two bags issued the same token for different elements")
+        #expect(original.remove(theirs) == nil)
+        #expect(Array(original) == ["shared", "original's"])
+        #expect(copy.remove(mine) == nil)
+        #expect(Array(copy) == ["shared", "copy's"])
+        #expect(copy.remove(shared) == "shared", "a token issued before the copy is valid in both")
+        #expect(original.remove(shared) == "shared")
+    }
+
     @Test func iteratesASnapshotWhileTheBagIsMutated() {
         // RxSwift: testBag_immutableForeach. Elements mutate the bag they are iterated from.
         for breakAt in 0..<50 {

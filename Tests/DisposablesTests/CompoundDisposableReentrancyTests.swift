@@ -75,6 +75,17 @@ import Testing
         #expect(sibling.isDisposed, "it was contained when dispose() was called")
     }
 
+    @Test func aCompoundContainingItselfDisposesOnce() {
+        let compound = CompoundDisposable()
+        let child = SpyDisposable()
+        compound.add(compound)
+        compound.add(child)
+
+        compound.dispose()
+        #expect(compound.isDisposed)
+        #expect(child.disposeCount == 1)
+    }
+
     @Test func aChildMayAddAndRemoveOnItsParentBeforeItIsDisposed() {
         // The same re-entrancy through a child that is disposed on its own, parent still live.
         let parent = CompoundDisposable()

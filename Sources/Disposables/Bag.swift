@@ -5,14 +5,16 @@ import Synchronization
 ///
 /// `insert` hands back a ``Token``; `remove(_:)` takes that token and removes exactly the element
 /// it was issued for. Tokens are never reused, not even after ``removeAll()``, so a stale token,
-/// or one issued by another bag, removes nothing. Iteration visits elements in insertion order.
+/// or one issued by another bag (a copy included, once it has diverged), removes nothing.
+/// Iteration visits elements in insertion order.
 ///
 /// `Bag` is a value type (copy on write) and, like `Array`, not synchronised: guard a shared one
 /// with a lock.
 public struct Bag<Element>: Sequence {
     /// Identifies one inserted element of one bag. Hashable so callers may key by it.
     public struct Token: Hashable, Sendable {
-        fileprivate let bag: UInt64
+        /// Unique across every bag of the process, so that two copies of one bag, which share
+        /// their history, still never issue the same token for different elements.
         fileprivate let serial: UInt64
     }
 
@@ -21,13 +23,9 @@ public struct Bag<Element>: Sequence {
     // live elements, so removal stays O(1) amortised and memory proportional to `count`.
     private var slots: [(serial: UInt64, element: Element)?] = []
     private var positions: [UInt64: Int] = [:]
-    private var nextSerial: UInt64 = 0
-    private let identity: UInt64
 
-    /// An empty bag with an identity of its own, so that its tokens are foreign to every other bag.
-    public init() {
-        identity = bagIdentities.wrappingAdd(1, ordering: .relaxed).newValue
-    }
+    /// An empty bag.
+    public init() {}
 
     /// The number of elements. - Complexity: O(1).
     public var count: Int { positions.count }
@@ -39,18 +37,17 @@ public struct Bag<Element>: Sequence {
     /// - Complexity: O(1) amortised.
     @discardableResult
     public mutating func insert(_ element: Element) -> Token {
-        let serial = nextSerial
-        nextSerial &+= 1
+        let serial = tokenSerials.wrappingAdd(1, ordering: .relaxed).newValue
         positions[serial] = slots.count
         slots.append((serial, element))
-        return Token(bag: identity, serial: serial)
+        return Token(serial: serial)
     }
 
     /// Removes and returns the element `token` was issued for, or returns nil when it was already
     /// removed or `token` came from another bag. - Complexity: O(1) amortised.
     @discardableResult
     public mutating func remove(_ token: Token) -> Element? {
-        guard token.bag == identity, let index = positions.removeValue(forKey: token.serial) else {
+        guard let index = positions.removeValue(forKey: token.serial) else {
             return nil
         }
         let element = slots[index]!.element
@@ -103,5 +100,7 @@ public struct Bag<Element>: Sequence {
 
 extension Bag: Sendable where Element: Sendable {}
 
-/// Hands every bag a distinct identity, so a token cannot remove from a bag that did not issue it.
-private let bagIdentities = Atomic<UInt64>(0)
+/// Numbers every token of every bag, so a token cannot remove from a bag that did not issue it:
+/// per-bag numbering would let two copies of one bag issue equal tokens once they diverge.
+/// (2^64 inserts would take centuries.)
+private let tokenSerials = Atomic<UInt64>(0)

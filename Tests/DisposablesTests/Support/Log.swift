@@ -1,0 +1,12 @@
+import Synchronization
+
+/// A thread-safe append-only list, to record the order in which actions ran.
+final class Log<Entry: Sendable>: Sendable {
+    private let entries = Mutex<[Entry]>([])
+
+    var values: [Entry] { entries.withLock { $0 } }
+
+    func append(_ entry: Entry) {
+        entries.withLock { $0.append(entry) }
+    }
+}

@@ -29,7 +29,7 @@ final class RecursiveChain: Disposable {
     /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
     private weak let scheduler: Scheduler?
     private let action: @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(scheduler: Scheduler, action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.scheduler = scheduler

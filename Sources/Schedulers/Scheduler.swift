@@ -17,7 +17,7 @@ import Foundation
 /// ``performAsCurrentScheduler(_:)`` so that ``current`` is right while it runs.
 open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked`: the only stored property is an immutable String; subclasses that add
-    // mutable state guard it themselves (every one in this package keeps it in a Mutex).
+    // mutable state guard it themselves (every one in this package keeps it in a `Lock`, a TSan-visible Mutex).
 
     /// How urgent work on a ``TargetQueueScheduler`` created with ``TargetQueueScheduler/init(priority:name:)``
     /// is, as a GCD quality of service: `high` = userInitiated, `default` = default,

@@ -12,7 +12,7 @@ enum QueueIdentity {
 
     private static let key = DispatchSpecificKey<Token>()
     /// Makes "get the token, or set a new one" atomic across schedulers sharing a queue.
-    private static let lock = Mutex(())
+    private static let lock = Lock(())
 
     /// The queue's token, set on first use.
     static func token(of queue: DispatchQueue) -> Token {

@@ -19,7 +19,7 @@ final class Sleeper: Sendable {
         var isCancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Suspends the calling task until the action that `arm` schedules runs.
     ///

@@ -90,3 +90,6 @@ struct VirtualTimeQueue<Item> {
     }
     #endif
 }
+
+extension VirtualTimeQueue: Sendable where Item: Sendable {}
+extension VirtualTimeQueue.Entry: Sendable where Item: Sendable {}

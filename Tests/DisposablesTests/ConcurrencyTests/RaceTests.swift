@@ -144,7 +144,7 @@ import Testing
 
 /// What one round's swaps handed back, appended by one thread and read after all have finished.
 private final class HandedBack: Sendable {
-    private let returned = Mutex<[ObjectIdentifier]>([])
+    private let returned = Lock<[ObjectIdentifier]>([])
 
     func append(_ disposable: (any Disposable)?) {
         guard let disposable else { return }

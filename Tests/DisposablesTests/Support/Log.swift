@@ -1,8 +1,9 @@
 import Synchronization
+import Disposables
 
 /// A thread-safe append-only list, to record the order in which actions ran.
 final class Log<Entry: Sendable>: Sendable {
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
 
     var values: [Entry] { entries.withLock { $0 } }
 

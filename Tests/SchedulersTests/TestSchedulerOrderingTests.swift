@@ -214,40 +214,43 @@ import Testing
 
     // MARK: Scale
 
+    /// Checks, for each action against the one before it, that time never decreases, that equal
+    /// times run in scheduling order, and that `now` is the action's due time. Plain state with
+    /// no lock: actions run one at a time on the driving thread (the test's), which is part of
+    /// the contract under test; a lock per action would double the test's cost.
+    private final class OrderCheck: @unchecked Sendable {
+        var ran = 0
+        var lastTime = -1.0
+        var lastIndex = -1
+        var violations: [String] = []
+
+        func record(index: Int, time: Double, now: Double) {
+            let inOrder = time > lastTime || (time == lastTime && index > lastIndex)
+            if (!inOrder || now != time) && violations.count < 5 {
+                violations.append("action \(index) at \(time) (now \(now)) after \(lastIndex) at \(lastTime)")
+            }
+            ran += 1
+            lastTime = time
+            lastIndex = index
+        }
+    }
+
     @Test func aMillionActionsAtRandomTimesRunInOrder() {
         let count = 1_000_000
         let scheduler = TestScheduler()
         var random = SeededRandom(seed: 0x5EED_0001)
-
-        // Each action checks, against the one before it, that time never decreases, that equal
-        // times run in scheduling order, and that `now` is its own due time.
-        struct Progress {
-            var ran = 0
-            var lastTime = -1.0
-            var lastIndex = -1
-            var violations: [String] = []
-        }
-        let progress = Locked(Progress())
+        let check = OrderCheck()
         for index in 0..<count {
             let time = Double(random.next() % 100_000)
             scheduler.schedule(after: Date(timeIntervalSinceReferenceDate: time)) {
-                let now = scheduler.now.timeIntervalSinceReferenceDate
-                progress.withLock { progress in
-                    let inOrder = time > progress.lastTime || (time == progress.lastTime && index > progress.lastIndex)
-                    if (!inOrder || now != time) && progress.violations.count < 5 {
-                        progress.violations.append("action \(index) at \(time) (now \(now)) after \(progress.lastIndex) at \(progress.lastTime)")
-                    }
-                    progress.ran += 1
-                    progress.lastTime = time
-                    progress.lastIndex = index
-                }
+                check.record(index: index, time: time, now: scheduler.now.timeIntervalSinceReferenceDate)
             }
         }
         #expect(scheduler.pendingCount == count)
 
         scheduler.advance(by: 100_000)
-        #expect(progress.value.violations == [])
-        #expect(progress.value.ran == count)
+        #expect(check.violations == [])
+        #expect(check.ran == count)
         #expect(scheduler.pendingCount == 0)
     }
 }

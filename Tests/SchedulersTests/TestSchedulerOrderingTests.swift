@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func twoCoincidingRepeatingTimersKeepTheirCreationOrderEveryTime() {
-        // A is created first but starts later; B's occurrences are requeued before A's.
+        // A is created first but starts later, and runs first at every coincidence.
         let scheduler = TestScheduler()
         let ran = Locked([String]())
         scheduler.schedule(after: at(1), repeatingEvery: 5) { ran.withLock { $0.append("A\(Int(scheduler.now.timeIntervalSinceReferenceDate))") } }
@@ -49,6 +49,16 @@ import Testing
             "B0", "A1", "B2", "B4", "A6", "B6", "B8", "B10", "A11", "B12", "B14", "A16", "B16",
             "B18", "B20", "A21", "B22", "B24", "A26", "B26",
         ])
+    }
+
+    @Test func aRepeatingTimerRequeuedLaterStillRunsFirstIfCreatedFirst() {
+        // At 10, B was put back (at 0) before A was (at 1); A was created first, so A runs first.
+        let scheduler = TestScheduler()
+        let ran = Locked([String]())
+        scheduler.schedule(after: at(1), repeatingEvery: 9) { ran.withLock { $0.append("A\(Int(scheduler.now.timeIntervalSinceReferenceDate))") } }
+        scheduler.schedule(after: at(0), repeatingEvery: 10) { ran.withLock { $0.append("B\(Int(scheduler.now.timeIntervalSinceReferenceDate))") } }
+        scheduler.advance(by: 30)
+        #expect(ran.value == ["B0", "A1", "A10", "B10", "A19", "B20", "A28", "B30"])
     }
 
     @Test func twoRepeatingTimersOnTheSameScheduleAlternateInCreationOrder() {

@@ -26,14 +26,17 @@ final class RecursiveChain: Disposable {
         var deferred = 0
     }
 
+    typealias Action = @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+
     /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
     private weak let scheduler: Scheduler?
-    private let action: @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     private let state = Lock(State())
+    // The chain does not hold the user's action: the pending `schedule` (and a running
+    // iteration) does. So disposing the chain, or dropping a TestScheduler with the chain
+    // pending, releases the action even while someone still holds the chain's disposable.
 
-    init(scheduler: Scheduler, action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
+    init(scheduler: Scheduler) {
         self.scheduler = scheduler
-        self.action = action
     }
 
     var isDisposed: Bool {
@@ -50,8 +53,9 @@ final class RecursiveChain: Disposable {
         pending?.dispose()
     }
 
-    /// Schedules one more iteration (or counts it, if another thread is already scheduling).
-    func scheduleNext() {
+    /// Schedules one more iteration of `action` (or counts it, if another thread is already
+    /// scheduling: that thread issues it, with the same action).
+    func scheduleNext(_ action: @escaping Action) {
         let proceed = state.withLock { state -> Bool in
             guard !state.isDisposed else { return false }
             guard !state.isScheduling else {
@@ -70,7 +74,7 @@ final class RecursiveChain: Disposable {
                 dispose()
                 return
             }
-            let scheduled = scheduler.schedule { [self] in runIteration() }
+            let scheduled = scheduler.schedule { [self] in runIteration(action) }
             let (again, discard) = state.withLock { state -> (Bool, (any Disposable)?) in
                 guard !state.isDisposed else {
                     state.isScheduling = false
@@ -90,12 +94,12 @@ final class RecursiveChain: Disposable {
     }
 
     /// One run of the action, wherever the scheduler runs it.
-    private func runIteration() {
+    private func runIteration(_ action: @escaping Action) {
         guard !isDisposed else { return }
-        let iteration = Iteration(chain: self)
+        let iteration = Iteration(chain: self, action: action)
         action { iteration.reschedule() }
         for _ in 0..<iteration.finish() {
-            scheduleNext()
+            scheduleNext(action)
         }
     }
 
@@ -106,9 +110,11 @@ final class RecursiveChain: Disposable {
         private let requests = Atomic<Int>(0)
         private static let finished = -1
         private let chain: RecursiveChain
+        private let action: Action
 
-        init(chain: RecursiveChain) {
+        init(chain: RecursiveChain, action: @escaping Action) {
             self.chain = chain
+            self.action = action
         }
 
         func reschedule() {
@@ -119,7 +125,7 @@ final class RecursiveChain: Disposable {
                 if exchanged { return }
                 current = original
             }
-            chain.scheduleNext()
+            chain.scheduleNext(action)
         }
 
         /// Ends the synchronous phase and returns how many requests it collected.

@@ -127,8 +127,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     open func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> (any Disposable)? {
-        let chain = RecursiveChain(scheduler: self, action: action)
-        chain.scheduleNext()
+        let chain = RecursiveChain(scheduler: self)
+        chain.scheduleNext(action)
         return chain
     }
 

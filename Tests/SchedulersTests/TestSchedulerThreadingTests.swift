@@ -1,0 +1,148 @@
+import Foundation
+import Schedulers
+import Testing
+
+/// TestScheduler across threads: actions run on the thread that drives it, and scheduling and
+/// disposing from other threads while it is driven loses, duplicates and resurrects nothing.
+@Suite struct TestSchedulerThreadingTests {
+    /// Runs `body(index)` on `count` threads of their own and waits, without blocking a
+    /// cooperative thread, until all have returned.
+    private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+        let group = DispatchGroup()
+        for index in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                body(index)
+                group.leave()
+            }
+        }
+        await withCheckedContinuation { continuation in
+            group.notify(queue: .global()) { continuation.resume() }
+        }
+    }
+
+    @Test func actionsRunOnTheDrivingThreadAsTheCurrentScheduler() async {
+        let scheduler = TestScheduler()
+        let seen = Locked([Bool]())
+        for delay in 0..<3 {
+            scheduler.schedule(afterDelay: Double(delay)) {
+                let driver = Thread.current.name == "driver"
+                seen.withLock { $0.append(driver && Scheduler.current === scheduler) }
+            }
+        }
+        await onThreads(1) { _ in
+            Thread.current.name = "driver"
+            scheduler.advance(by: 5)
+        }
+        #expect(seen.value == [true, true, true])
+    }
+
+    @Test func schedulingAndDisposingFromFourThreadsWhileAnotherAdvances() async {
+        // Each action records its own run. Actions to dispose are either scheduled far in the
+        // future (their disposal always precedes their date, so they must never run) or near
+        // `now` (their disposal races with their run: at most once).
+        let perThread = 5_000
+        let threads = 4
+        let far = 1e9
+        let scheduler = TestScheduler()
+        let runs = Locked([Int](repeating: 0, count: perThread * threads))
+        let mustNotRun = Locked(Set<Int>())
+        let mayRun = Locked(Set<Int>())
+        let schedulersDone = Locked(0)
+
+        await onThreads(threads + 1) { thread in
+            if thread == threads {
+                // The driver: advances in small steps until every scheduler thread is done.
+                while schedulersDone.value < threads {
+                    scheduler.advance(by: 0.5)
+                }
+                return
+            }
+            var random = SeededRandom(seed: 0xC0FFEE &+ UInt64(thread))
+            for local in 0..<perThread {
+                let id = thread * perThread + local
+                let action: @Sendable () -> Void = { runs.withLock { $0[id] += 1 } }
+                switch random.next() % 6 {
+                case 0:
+                    scheduler.schedule(afterDelay: far, action)?.dispose()
+                    mustNotRun.withLock { _ = $0.insert(id) }
+                case 1:
+                    let disposable = scheduler.schedule(afterDelay: Double(random.next() % 3), action)
+                    disposable?.dispose()
+                    mayRun.withLock { _ = $0.insert(id) }
+                case 2:
+                    scheduler.schedule(action)
+                case 3:
+                    scheduler.schedule(after: scheduler.now.addingTimeInterval(Double(random.next() % 4)), action)
+                case 4:
+                    // An action that schedules the real one from the driving thread.
+                    scheduler.schedule { scheduler.schedule(afterDelay: 1, action) }
+                default:
+                    scheduler.schedule(afterDelay: Double(random.next() % 10) / 4, action)
+                }
+            }
+            schedulersDone.withLock { $0 += 1 }
+        }
+
+        scheduler.advance(by: 100)
+        #expect(scheduler.pendingCount == 0)
+        let runCounts = runs.value
+        let forbidden = mustNotRun.value
+        let optional = mayRun.value
+        var wrong: [String] = []
+        for (id, count) in runCounts.enumerated() {
+            let allowed = forbidden.contains(id) ? 0...0 : optional.contains(id) ? 0...1 : 1...1
+            if !allowed.contains(count) { wrong.append("action \(id) ran \(count) times") }
+        }
+        #expect(wrong.prefix(10) == [], "\(wrong.count) actions ran the wrong number of times")
+        #expect(forbidden.count > 0 && optional.count > 0)
+    }
+
+    @Test func disposingFromAnotherThreadWhileARepeatingActionRunsStopsIt() async {
+        let scheduler = TestScheduler()
+        let ticks = Locked(0)
+        let repeating = scheduler.schedule(after: scheduler.now, repeatingEvery: 1) {
+            ticks.withLock { $0 += 1 }
+        }
+        await onThreads(2) { thread in
+            if thread == 0 {
+                // Drive until the other thread's disposal has taken effect.
+                while scheduler.pendingCount > 0 { scheduler.step() }
+            } else {
+                _ = waitUntil { ticks.value >= 100 }
+                repeating?.dispose()
+            }
+        }
+        let final = ticks.value
+        scheduler.advance(by: 1_000)
+        #expect(final >= 100)
+        #expect(ticks.value == final)
+    }
+
+    @Test func nowAndPendingCountAreSafeToReadWhileAnotherThreadDrives() async {
+        let scheduler = TestScheduler()
+        for index in 0..<20_000 {
+            scheduler.schedule(afterDelay: Double(index % 100)) {}
+        }
+        let observations = Locked([String]())
+        await onThreads(2) { thread in
+            if thread == 0 {
+                scheduler.advance(by: 100)
+                return
+            }
+            var lastNow = scheduler.now
+            var lastCount = scheduler.pendingCount
+            while lastCount > 0 {
+                let now = scheduler.now
+                let count = scheduler.pendingCount
+                if now < lastNow || count > lastCount {
+                    observations.withLock { $0.append("now \(lastNow) → \(now), pending \(lastCount) → \(count)") }
+                    return
+                }
+                (lastNow, lastCount) = (now, count)
+            }
+        }
+        #expect(observations.value == [])
+        #expect(scheduler.pendingCount == 0)
+    }
+}

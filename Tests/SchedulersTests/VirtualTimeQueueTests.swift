@@ -1,0 +1,96 @@
+@testable import Schedulers
+import Testing
+
+/// The (time, sequence) min-heap under TestScheduler: earliest time first, FIFO among equals.
+@Suite struct VirtualTimeQueueTests {
+    typealias Queue = VirtualTimeQueue<Int>
+
+    private func popAll(_ queue: inout Queue) -> [Queue.Entry] {
+        var popped: [Queue.Entry] = []
+        while let entry = queue.popFirst() { popped.append(entry) }
+        return popped
+    }
+
+    private func isSorted(_ entries: [Queue.Entry]) -> Bool {
+        zip(entries, entries.dropFirst()).allSatisfy { $0.time < $1.time || ($0.time == $1.time && $0.sequence < $1.sequence) }
+    }
+
+    @Test func anEmptyQueueHasNothingToPop() {
+        var queue = Queue()
+        #expect(queue.isEmpty && queue.count == 0 && queue.first == nil)
+        #expect(queue.popFirst() == nil)
+    }
+
+    @Test(arguments: [1, 2, 3, 10, 1_000])
+    func popsInTimeThenSequenceOrder(count: Int) {
+        var random = SeededRandom(seed: UInt64(count))
+        var queue = Queue()
+        for sequence in 0..<UInt64(count) {
+            queue.push(.init(time: Double(random.next() % 8), sequence: sequence, item: Int(sequence)))
+            #if DEBUG
+            queue.checkInvariants()
+            #endif
+        }
+        #expect(queue.count == count)
+        let popped = popAll(&queue)
+        #expect(popped.count == count)
+        #expect(isSorted(popped))
+        #expect(Set(popped.map(\.item)) == Set(0..<count))
+    }
+
+    @Test func sequencesPushedOutOfOrderStillPopBySequenceAmongEqualTimes() {
+        // A repeating action is pushed back with its original, lower sequence.
+        var queue = Queue()
+        for sequence: UInt64 in [5, 2, 9, 0, 7] {
+            queue.push(.init(time: 1, sequence: sequence, item: Int(sequence)))
+        }
+        #expect(popAll(&queue).map(\.item) == [0, 2, 5, 7, 9])
+    }
+
+    @Test func interleavedPushesAndPopsKeepOrder() {
+        var random = SeededRandom(seed: 42)
+        var queue = Queue()
+        var sequence: UInt64 = 0
+        var lastPopped: Queue.Entry?
+        for _ in 0..<5_000 {
+            if random.next() % 3 == 0, let entry = queue.popFirst() {
+                // Pushes never go below the last popped time here, like a scheduler's `now`.
+                if let last = lastPopped {
+                    #expect(last.time < entry.time || (last.time == entry.time && last.sequence < entry.sequence))
+                }
+                lastPopped = entry
+            } else {
+                let floor = lastPopped?.time ?? 0
+                queue.push(.init(time: floor + Double(random.next() % 5), sequence: sequence, item: 0))
+                sequence += 1
+            }
+        }
+        #expect(isSorted(popAll(&queue)))
+    }
+
+    @Test func removeAllKeepsHeapOrder() {
+        var random = SeededRandom(seed: 7)
+        var queue = Queue()
+        for sequence in 0..<UInt64(2_000) {
+            queue.push(.init(time: Double(random.next() % 50), sequence: sequence, item: Int(sequence)))
+        }
+        queue.removeAll { $0.item % 3 == 0 }
+        #if DEBUG
+        queue.checkInvariants()
+        #endif
+        let popped = popAll(&queue)
+        #expect(isSorted(popped))
+        #expect(popped.allSatisfy { $0.item % 3 != 0 })
+        #expect(popped.count == 2_000 - 667)
+    }
+
+    @Test func drainEmptiesTheQueue() {
+        var queue = Queue()
+        for sequence in 0..<UInt64(10) {
+            queue.push(.init(time: 0, sequence: sequence, item: Int(sequence)))
+        }
+        let drained = queue.drain()
+        #expect(drained.count == 10)
+        #expect(queue.isEmpty)
+    }
+}

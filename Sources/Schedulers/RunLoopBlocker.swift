@@ -20,7 +20,10 @@ import Foundation
 /// - While waiting, the calling thread runs its own run loop in the default mode: on the main
 ///   thread that delivers main-queue work, timers and run-loop sources there, on the main thread.
 /// - Waits nest: work that a wait runs may itself wait. An inner wait ends on its own `done`;
-///   an outer one whose `done` came first ends as soon as the inner one returns.
+///   an outer one whose `done` came first ends as soon as the inner one returns. (Work that runs
+///   the run loop by other means, such as `RunLoop.run(until:)`, may swallow the stop request
+///   of a wait around it: that wait then ends the next time its run loop wakes, at the latest
+///   at its timeout, and still returns normally.)
 /// - Inside a main-queue block, no other main-queue work runs until that block returns
 ///   (a nested run loop does not drain the main queue). A wait started there therefore cannot be
 ///   ended by main-queue work; end it from another thread or it times out.

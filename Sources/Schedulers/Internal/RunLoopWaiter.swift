@@ -20,6 +20,11 @@ import Musl
 /// is the innermost active one on the thread; otherwise the nested wait, when it returns, sees
 /// that the waiter around it is done and stops the run loop for it.
 ///
+/// Known limit: if work run by a wait runs the run loop by other means (`RunLoop.run(until:)`),
+/// a stop request performed in that invocation stops it instead of ours, and ours sleeps until
+/// its run loop next wakes (at worst its timeout; it then returns normally, as `done` was
+/// called). Tracking every invocation with a `CFRunLoopObserver` would fix it; not worth it yet.
+///
 /// Why a timer is parked on the run loop: `CFRunLoopRunInMode` returns at once when the mode has
 /// no sources or timers (always so on a plain thread, and on the main thread inside a
 /// main-queue block), which would make the wait loop a busy spin (FACTS.md item 9). A repeating

@@ -24,14 +24,15 @@ import Testing
     @Test func actionsRunOnTheDrivingThreadAsTheCurrentScheduler() async {
         let scheduler = TestScheduler()
         let seen = Locked([Bool]())
+        let driver = Locked<ObjectIdentifier?>(nil)
         for delay in 0..<3 {
             scheduler.schedule(afterDelay: Double(delay)) {
-                let driver = Thread.current.name == "driver"
-                seen.withLock { $0.append(driver && Scheduler.current === scheduler) }
+                let onDriver = driver.value == ObjectIdentifier(Thread.current)
+                seen.withLock { $0.append(onDriver && Scheduler.current === scheduler) }
             }
         }
         await onThreads(1) { _ in
-            Thread.current.name = "driver"
+            driver.withLock { $0 = ObjectIdentifier(Thread.current) }
             scheduler.advance(by: 5)
         }
         #expect(seen.value == [true, true, true])

@@ -23,9 +23,10 @@ final class Locked<Value: Sendable>: Sendable {
 /// Polls `condition` until it holds or `timeout` passes, spinning the current run loop in
 /// between, so main-queue work keeps draining when called on the main thread (on Linux the main
 /// queue drains only while the main thread runs its run loop). Returns whether it held.
-/// Use a generous timeout: it bounds a failure, it is not a timing assertion.
+/// The timeout bounds a failure, it is not a timing assertion: it is generous because on this
+/// 2-core machine heavy tests running in parallel can delay the work for many seconds.
 @discardableResult
-func waitUntil(timeout: TimeInterval = 10, _ condition: () -> Bool) -> Bool {
+func waitUntil(timeout: TimeInterval = 60, _ condition: () -> Bool) -> Bool {
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         if Date() > deadline { return false }

@@ -18,26 +18,33 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .mega,
         maxDuration: .seconds(600),
         maxIterations: 5,
-        thresholds: [.mallocCountTotal: allocationThresholds]
+        thresholds: [.mallocCountTotal: exactAllocations]
     )
+    // Work that goes through GCD: libdispatch's own continuation cache allocates a little
+    // differently from run to run (a few per million), so these get a small tolerance, far
+    // below the +33% one more allocation per action would cost.
+    let queued = Benchmark.Configuration(thresholds: [.mallocCountTotal: queuedAllocations])
     let million = 1_000_000
 
     // 1. Serial queue: 1M schedule + run of a no-op, waited for at the end.
     for producers in [1, 2] {
         let workload = "Serial queue 1M, \(producers) producer\(producers == 1 ? "" : "s")"
-        Benchmark("\(workload) / ours") { _ in
+        Benchmark("\(workload) / ours", configuration: queued) { _ in
             SerialQueueWorkload.ours(actions: million, producers: producers)
         }
-        Benchmark("\(workload) / raw GCD") { _ in
+        Benchmark("\(workload) / raw GCD", configuration: queued) { _ in
             SerialQueueWorkload.rawGCD(actions: million, producers: producers)
         }
-        Benchmark("\(workload) / OpenCombine") { _ in
+        Benchmark("\(workload) / OpenCombine", configuration: queued) { _ in
             SerialQueueWorkload.openCombine(actions: million, producers: producers)
         }
     }
 
-    // 2. schedule(after:) with a 0 delay, 100k timers a batch.
-    let delayed = Benchmark.Configuration(scalingFactor: .kilo, maxIterations: 5)
+    // 2. schedule(after:) with a 0 delay, 1k timers a batch. Timers allocate
+    //    less predictably still (±7% seen), so a 10% tolerance; one more allocation per timer
+    //    would be +30%.
+    let delayed = Benchmark.Configuration(
+        scalingFactor: .kilo, maxIterations: 5, thresholds: [.mallocCountTotal: timerAllocations])
     Benchmark("After 0 delay 1k / ours", configuration: delayed) { _ in
         DelayedWorkload.ours(actions: 1_000)
     }
@@ -77,18 +84,19 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     // 5. scheduleRecursive, 1M iterations; resident memory at the end.
-    let recursive = Benchmark.Configuration(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident], scalingFactor: .mega, maxIterations: 5)
+    let recursiveMetrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident]
+    let recursive = Benchmark.Configuration(metrics: recursiveMetrics)
+    let recursiveQueued = Benchmark.Configuration(metrics: recursiveMetrics, thresholds: [.mallocCountTotal: queuedAllocations])
     Benchmark("Recursive immediate 1M / ours", configuration: recursive) { _ in
         RecursionWorkload.oursImmediate(iterations: million)
     }
     Benchmark("Recursive immediate 1M / plain loop", configuration: recursive) { _ in
         RecursionWorkload.plainLoop(iterations: million)
     }
-    Benchmark("Recursive serial queue 1M / ours", configuration: recursive) { _ in
+    Benchmark("Recursive serial queue 1M / ours", configuration: recursiveQueued) { _ in
         RecursionWorkload.oursQueue(iterations: million)
     }
-    Benchmark("Recursive serial queue 1M / raw GCD", configuration: recursive) { _ in
+    Benchmark("Recursive serial queue 1M / raw GCD", configuration: recursiveQueued) { _ in
         RecursionWorkload.rawQueue(iterations: million)
     }
 
@@ -123,5 +131,9 @@ let benchmarks: @Sendable () -> Void = {
     }
 }
 
-/// Allocation counts must not grow: any increase of the median fails `baseline check`.
-var allocationThresholds: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 0.5], absolute: [:]) }
+/// Deterministic workloads (no GCD): any change in the median allocation count fails the gate.
+var exactAllocations: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 0], absolute: [:]) }
+/// Through a serial queue: a 2% tolerance.
+var queuedAllocations: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 2], absolute: [:]) }
+/// Through one-shot dispatch timers: a 10% tolerance.
+var timerAllocations: BenchmarkThresholds { BenchmarkThresholds(relative: [.p50: 10], absolute: [:]) }

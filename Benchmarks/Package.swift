@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmark suite lives in a package of its own, so the library itself stays free of
+// dependencies. It compares our schedulers with raw GCD (the limit) and with OpenCombine's
+// DispatchQueue scheduler (a peer that runs in the same process).
+//
+//   swift package --package-path Benchmarks benchmark            # every workload, with allocations
+//   swift run --package-path Benchmarks -c release ratios        # the interleaved ratio table
+let package = Package(
+    name: "SchedulersBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Schedulers", path: ".."),
+        // The MallocInterposer trait alone: the default traits also want swift-runtime-interposer,
+        // which is not needed for malloc counts (FACTS.md item 16).
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    ],
+    targets: [
+        // The workloads, shared by the benchmark target and the ratio executable so both measure
+        // exactly the same code.
+        .target(
+            name: "BenchmarkWorkloads",
+            dependencies: [
+                .product(name: "Schedulers", package: "Schedulers"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+            ],
+            // The workloads' counters are plain class properties touched by one thread at a
+            // time; without this, each access pays a dynamic exclusivity check that would
+            // dominate the cheapest workloads (an immediate schedule is ~10 ns).
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]
+        ),
+        .executableTarget(
+            name: "SchedulersBenchmarks",
+            dependencies: [
+                "BenchmarkWorkloads",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/SchedulersBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(name: "ratios", dependencies: ["BenchmarkWorkloads"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

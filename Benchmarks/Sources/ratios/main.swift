@@ -1,0 +1,153 @@
+import BenchmarkWorkloads
+import Foundation
+import Schedulers
+
+// The ratio table: for each workload of the issue, our system and its limit (and OpenCombine
+// where it applies) run interleaved in this one process, and the table gives median and min
+// over the rounds and the ratio of ours to the limit. Writes `ratios.md` and `ratios.svg` into
+// the directory given as the first argument (default: Benchmarks/Results or ./Results).
+//
+//   swift run --package-path Benchmarks -c release ratios [output-directory]
+
+let arguments = CommandLine.arguments.dropFirst()
+let outputDirectory = arguments.first ?? (FileManager.default.fileExists(atPath: "Benchmarks/Results") ? "Benchmarks/Results" : "Results")
+let heavyRounds = 5
+let lightRounds = 9
+let million = 1_000_000
+
+/// Resident memory after the last run of each recursion system, in bytes.
+final class MemoryNotes: @unchecked Sendable {
+    var after: [String: Int] = [:]
+}
+let memory = MemoryNotes()
+
+var rows: [Row] = []
+
+@MainActor
+func compare(
+    _ workload: String, unit: String = "ns/op", rounds: Int, target: Target,
+    ours: System, limitName: String, limit: System, openCombine: System? = nil, note: String = ""
+) {
+    let systems = [ours, limit] + (openCombine.map { [$0] } ?? [])
+    let samples = interleave(systems, rounds: rounds)
+    let row = Row(
+        workload: workload, unit: unit, ours: samples[0], limitName: limitName, limit: samples[1],
+        openCombine: openCombine == nil ? nil : samples[2], target: target, note: note)
+    rows.append(row)
+    let oc = row.openCombine.map { String(format: ", OpenCombine %.1f", $0.median) } ?? ""
+    print(String(format: "%@: ours %.1f, %@ %.1f%@ (%@); ratio %.2f×", workload, row.ours.median, limitName,
+                 row.limit.median, oc, unit, row.ratioMedian))
+}
+
+// 1. Serial queue, 1M schedule + run, one then two producers.
+for producers in [1, 2] {
+    compare(
+        "Serial queue 1M, \(producers) producer\(producers == 1 ? "" : "s")", unit: "ns/action", rounds: heavyRounds,
+        target: .ratio(producers == 1 ? 1.15 : 1.2),
+        ours: System("ours", operations: million) { _ in SerialQueueWorkload.ours(actions: million, producers: producers) },
+        limitName: "raw GCD async",
+        limit: System("raw", operations: million) { _ in SerialQueueWorkload.rawGCD(actions: million, producers: producers) },
+        openCombine: System("oc", operations: million) { _ in SerialQueueWorkload.openCombine(actions: million, producers: producers) })
+}
+
+// 2. schedule(after:) with a 0 delay.
+let timers = 20_000
+compare(
+    "schedule(after:) 0 delay, 20k", unit: "ns/action", rounds: lightRounds, target: .none,
+    ours: System("ours", operations: timers) { _ in DelayedWorkload.ours(actions: timers) },
+    limitName: "raw asyncAfter(wallDeadline:)",
+    limit: System("raw", operations: timers) { _ in DelayedWorkload.rawGCD(actions: timers) },
+    openCombine: System("oc", operations: timers) { _ in DelayedWorkload.openCombine(actions: timers) })
+
+// 3. Immediate schedule and Scheduler.current.
+let calls = 10_000_000
+compare(
+    "Immediate schedule via Scheduler", rounds: lightRounds, target: .nanoseconds(15),
+    ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursSchedule(operations: calls) },
+    limitName: "direct call",
+    limit: System("direct", operations: calls) { _ in ImmediateWorkload.directCall(operations: calls) })
+compare(
+    "Scheduler.current read", rounds: lightRounds, target: .nanoseconds(5),
+    ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursCurrent(operations: calls, on: Scheduler.immediate) },
+    limitName: "threadDictionary read (RAC)",
+    limit: System("dict", operations: calls / 10) { _ in ImmediateWorkload.threadDictionary(operations: calls / 10) })
+
+// 4. TestScheduler at seeded random virtual times vs a bare heap.
+for count in [10_000, 100_000, 1_000_000] {
+    let times = VirtualTimeWorkload.times(count: count)
+    let batches = max(1, 100_000 / count)
+    let operations = count * batches
+    compare(
+        "TestScheduler \(count == million ? "1M" : "\(count / 1000)k")", unit: "ns/action",
+        rounds: count == million ? heavyRounds : lightRounds, target: count == million ? .ratio(1.5) : .none,
+        ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
+        limitName: "bare binary heap",
+        limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } })
+}
+
+// 5. scheduleRecursive.
+compare(
+    "scheduleRecursive 1M, immediate", unit: "ns/iteration", rounds: lightRounds, target: .nanoseconds(5),
+    ours: System("ours", operations: million) { _ in RecursionWorkload.oursImmediate(iterations: million) },
+    limitName: "plain loop",
+    limit: System("loop", operations: million) { _ in RecursionWorkload.plainLoop(iterations: million) })
+let rssBefore = residentMemoryBytes()
+compare(
+    "scheduleRecursive 1M, serial queue", unit: "ns/iteration", rounds: heavyRounds, target: .ratio(1.5),
+    ours: System("ours", operations: million) { _ in
+        RecursionWorkload.oursQueue(iterations: million)
+        memory.after["ours"] = residentMemoryBytes()
+    },
+    limitName: "raw self-re-posting async",
+    limit: System("raw", operations: million) { _ in
+        RecursionWorkload.rawQueue(iterations: million)
+        memory.after["raw"] = residentMemoryBytes()
+    })
+rows[rows.count - 1].note = String(
+    format: "resident memory %.1f MB before the rounds, %.1f MB after ours' last round, %.1f MB after raw's (flat: no growth per iteration).",
+    Double(rssBefore) / 1e6, Double(memory.after["ours"] ?? 0) / 1e6, Double(memory.after["raw"] ?? 0) / 1e6)
+
+// 6. CompoundDisposable.
+for count in [10_000, 100_000] {
+    let batches = max(1, 100_000 / count)
+    let operations = count * batches
+    let prepare: () -> Any = { (0..<batches).map { _ in CompoundWorkload.makeInput(count: count) } }
+    compare(
+        "CompoundDisposable \(count / 1000)k add, \(count / 2000)k remove, dispose", unit: "ns/disposable",
+        rounds: lightRounds, target: .ratio(1.5),
+        ours: System("ours", operations: operations, prepare: prepare) { inputs in
+            for input in inputs as! [CompoundWorkload.Input] { CompoundWorkload.ours(input) }
+        },
+        limitName: "dictionary under a lock",
+        limit: System("dict", operations: operations, prepare: prepare) { inputs in
+            for input in inputs as! [CompoundWorkload.Input] { CompoundWorkload.lockedDictionary(input) }
+        })
+}
+
+// 7. Repeating timer: both run at once each round, so the rounds are not interleaved A B but
+//    simultaneous; p50, p99 and max of each round's 200 ticks.
+print("… repeating timer (\(heavyRounds) rounds of 2 s)")
+var lateness: [(ours: TimerWorkload.Lateness, raw: TimerWorkload.Lateness)] = []
+_ = TimerWorkload.run(ticks: 20)
+for _ in 0..<heavyRounds { lateness.append(TimerWorkload.run()) }
+for (name, pick, target) in [
+    ("p50", { (l: TimerWorkload.Lateness) in l.p50 }, Target.none),
+    ("p99", { (l: TimerWorkload.Lateness) in l.p99 }, Target.ratio(1.10)),
+    ("max", { (l: TimerWorkload.Lateness) in l.max }, Target.none),
+] {
+    let row = Row(
+        workload: "Timer 10 ms ×200, leeway 0, lateness \(name)", unit: "µs",
+        ours: Samples(values: lateness.map { Double(pick($0.ours)) / 1000 }), limitName: "raw DispatchSourceTimer",
+        limit: Samples(values: lateness.map { Double(pick($0.raw)) / 1000 }), openCombine: nil, target: target)
+    rows.append(row)
+    print(String(format: "Timer lateness %@: ours %.1f µs, raw %.1f µs; ratio %.2f×", name, row.ours.median, row.limit.median, row.ratioMedian))
+}
+
+let machine = "\(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_000_000_000) GB"
+let table = markdown(rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine)
+print("")
+print(table)
+try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+try table.write(toFile: "\(outputDirectory)/ratios.md", atomically: true, encoding: .utf8)
+try svg(rows).write(toFile: "\(outputDirectory)/ratios.svg", atomically: true, encoding: .utf8)
+print("Wrote \(outputDirectory)/ratios.md and \(outputDirectory)/ratios.svg")

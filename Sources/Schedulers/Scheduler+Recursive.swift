@@ -1,20 +1,24 @@
-import Synchronization
-
 /// The state of one `scheduleRecursive` chain on a scheduler other than the immediate one:
-/// RAC's `-scheduleRecursiveBlock:addingToDisposable:`, rebuilt so memory stays flat.
+/// RAC's `-scheduleRecursiveBlock:addingToDisposable:`, rebuilt so memory stays flat and an
+/// iteration costs one `schedule` and nothing more.
 ///
 /// RAC added a compound disposable per iteration and removed it when the iteration ran (its
 /// issue #272 was that this leaked); this chain keeps exactly one slot, the `schedule` that is
 /// currently pending, and replaces it each iteration.
 ///
 /// Two mechanisms keep the stack flat:
-/// - reschedule requests made while the action runs are counted (``Iteration``) and issued
-///   after it returns, as RAC does;
+/// - reschedule requests made while the action runs are counted and issued after it returns,
+///   as RAC does;
 /// - only one thread at a time is inside `scheduler.schedule` for this chain. A request that
 ///   arrives meanwhile (because an inline scheduler ran the next iteration inside that very
 ///   call, or because another thread got there first) is counted and issued by that thread once
 ///   its call returns. This is what RAC lacked for schedulers that may run inline, such as
 ///   the subscription scheduler inside another scheduler's action.
+///
+/// The chain does not hold the user's action: a ``Driver`` does, and only pending work and
+/// outstanding `reschedule` closures hold the driver. So disposing the chain, or dropping a
+/// TestScheduler with the chain pending, releases the action even while someone still holds
+/// the chain's disposable.
 final class RecursiveChain: Disposable {
     private struct State {
         var isDisposed = false
@@ -22,8 +26,12 @@ final class RecursiveChain: Disposable {
         var pending: (any Disposable)?
         /// Whether some thread is inside `scheduler.schedule` for this chain right now.
         var isScheduling = false
-        /// Requests that arrived while `isScheduling`.
+        /// Iterations still to schedule by the thread that `isScheduling`.
         var deferred = 0
+        /// Runs of the action in progress (more than one only on a concurrent queue).
+        var activeRuns = 0
+        /// Reschedule requests made while a run is in progress, issued when the last one returns.
+        var requestedDuringRun = 0
     }
 
     typealias Action = @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
@@ -31,12 +39,17 @@ final class RecursiveChain: Disposable {
     /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
     private weak let scheduler: Scheduler?
     private let state = Lock(State())
-    // The chain does not hold the user's action: the pending `schedule` (and a running
-    // iteration) does. So disposing the chain, or dropping a TestScheduler with the chain
-    // pending, releases the action even while someone still holds the chain's disposable.
 
-    init(scheduler: Scheduler) {
+    private init(scheduler: Scheduler) {
         self.scheduler = scheduler
+    }
+
+    /// Starts a chain: schedules the first run of `action` on `scheduler`.
+    static func start(on scheduler: Scheduler, _ action: @escaping Action) -> RecursiveChain {
+        let chain = RecursiveChain(scheduler: scheduler)
+        let driver = Driver(chain: chain, action: action)
+        chain.schedule(driver, iterations: 1)
+        return chain
     }
 
     var isDisposed: Bool {
@@ -53,16 +66,72 @@ final class RecursiveChain: Disposable {
         pending?.dispose()
     }
 
-    /// Schedules one more iteration of `action` (or counts it, if another thread is already
-    /// scheduling: that thread issues it, with the same action).
-    func scheduleNext(_ action: @escaping Action) {
+    /// Holds the action and is what every scheduled closure captures: one reference, so the
+    /// closures need no context allocation of their own.
+    private final class Driver: Sendable {
+        let chain: RecursiveChain
+        let action: Action
+
+        init(chain: RecursiveChain, action: @escaping Action) {
+            self.chain = chain
+            self.action = action
+        }
+
+        /// One run of the action, wherever the scheduler runs it.
+        func run() {
+            guard chain.beginRun() else { return }
+            action { self.reschedule() }
+            chain.endRun(self)
+        }
+
+        func reschedule() {
+            chain.request(self)
+        }
+    }
+
+    /// Counts a run in, unless the chain is disposed.
+    private func beginRun() -> Bool {
+        state.withLock { state in
+            guard !state.isDisposed else { return false }
+            state.activeRuns += 1
+            return true
+        }
+    }
+
+    /// Counts a run out; the last one to return issues the requests made meanwhile.
+    private func endRun(_ driver: Driver) {
+        let requested = state.withLock { state -> Int in
+            state.activeRuns -= 1
+            guard state.activeRuns == 0 else { return 0 }
+            defer { state.requestedDuringRun = 0 }
+            return state.requestedDuringRun
+        }
+        if requested > 0 { schedule(driver, iterations: requested) }
+    }
+
+    /// A `reschedule` call: deferred until the run in progress returns, else issued at once.
+    private func request(_ driver: Driver) {
+        let now = state.withLock { state -> Bool in
+            guard state.activeRuns == 0 else {
+                state.requestedDuringRun += 1
+                return false
+            }
+            return true
+        }
+        if now { schedule(driver, iterations: 1) }
+    }
+
+    /// Schedules `iterations` more runs, one `schedule` each, or hands them to the thread that
+    /// is already scheduling for this chain.
+    private func schedule(_ driver: Driver, iterations: Int) {
         let proceed = state.withLock { state -> Bool in
             guard !state.isDisposed else { return false }
             guard !state.isScheduling else {
-                state.deferred += 1
+                state.deferred += iterations
                 return false
             }
             state.isScheduling = true
+            state.deferred += iterations - 1
             return true
         }
         guard proceed else { return }
@@ -74,7 +143,7 @@ final class RecursiveChain: Disposable {
                 dispose()
                 return
             }
-            let scheduled = scheduler.schedule { [self] in runIteration(action) }
+            let scheduled = scheduler.schedule { driver.run() }
             let (again, discard) = state.withLock { state -> (Bool, (any Disposable)?) in
                 guard !state.isDisposed else {
                     state.isScheduling = false
@@ -90,47 +159,6 @@ final class RecursiveChain: Disposable {
             }
             discard?.dispose()
             if !again { return }
-        }
-    }
-
-    /// One run of the action, wherever the scheduler runs it.
-    private func runIteration(_ action: @escaping Action) {
-        guard !isDisposed else { return }
-        let iteration = Iteration(chain: self, action: action)
-        action { iteration.reschedule() }
-        for _ in 0..<iteration.finish() {
-            scheduleNext(action)
-        }
-    }
-
-    /// Counts the reschedule requests of one run until the run returns, then passes later ones
-    /// straight to the chain.
-    private final class Iteration: Sendable {
-        /// Requests counted so far, or `finished` once the run has returned.
-        private let requests = Atomic<Int>(0)
-        private static let finished = -1
-        private let chain: RecursiveChain
-        private let action: Action
-
-        init(chain: RecursiveChain, action: @escaping Action) {
-            self.chain = chain
-            self.action = action
-        }
-
-        func reschedule() {
-            var current = requests.load(ordering: .relaxed)
-            while current != Iteration.finished {
-                let (exchanged, original) = requests.compareExchange(
-                    expected: current, desired: current + 1, ordering: .acquiringAndReleasing)
-                if exchanged { return }
-                current = original
-            }
-            chain.scheduleNext(action)
-        }
-
-        /// Ends the synchronous phase and returns how many requests it collected.
-        func finish() -> Int {
-            requests.exchange(Iteration.finished, ordering: .acquiringAndReleasing)
         }
     }
 }

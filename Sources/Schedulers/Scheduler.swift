@@ -127,9 +127,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     open func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> (any Disposable)? {
-        let chain = RecursiveChain(scheduler: self)
-        chain.scheduleNext(action)
-        return chain
+        RecursiveChain.start(on: self, action)
     }
 
     // MARK: Monotonic time (internal hooks)

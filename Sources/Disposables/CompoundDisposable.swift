@@ -15,19 +15,25 @@ import Synchronization
 ///   disposing it.
 ///
 /// - Complexity: `add` and `remove` are O(1) on average (RAC scanned an array); `dispose()` is
-///   O(n log n) in the number of children, once.
+///   O(n) in the number of children.
 public final class CompoundDisposable: Disposable {
-    private struct Child {
-        var disposable: any Disposable
-        var occurrences: Int
-        /// When it was first added, so disposal follows insertion order (gaps are harmless).
-        var order: UInt64
-    }
-
     private struct State {
-        /// nil once disposed.
-        var children: [ObjectIdentifier: Child]? = [:]
-        var nextOrder: UInt64 = 0
+        /// The children in the order they were first added; a removed child leaves a hole.
+        var entries: [(any Disposable)?] = []
+        /// Each child's place in `entries`, by identity.
+        var slots: [ObjectIdentifier: Int] = [:]
+        var isDisposed = false
+
+        /// Squeezes the holes out once they outnumber the children, so memory stays
+        /// proportional to the children and removal O(1) amortised.
+        mutating func compactIfSparse() {
+            let holes = entries.count - slots.count
+            guard holes > 32, holes > slots.count else { return }
+            entries.removeAll { $0 == nil }
+            for (slot, entry) in entries.enumerated() {
+                slots[ObjectIdentifier(entry!)] = slot
+            }
+        }
     }
 
     private let state = Lock(State())
@@ -41,7 +47,7 @@ public final class CompoundDisposable: Disposable {
     }
 
     public var isDisposed: Bool {
-        state.withLock { $0.children == nil }
+        state.withLock { $0.isDisposed }
     }
 
     /// Adds `disposable`, to be disposed when this one is. If this one is already disposed,
@@ -50,13 +56,14 @@ public final class CompoundDisposable: Disposable {
         guard let disposable, !disposable.isDisposed else { return }
         let key = ObjectIdentifier(disposable)
         let accepted = state.withLock { state -> Bool in
-            // Taken out and put back so the dictionary stays uniquely referenced (no copy) and
-            // is hashed once.
-            guard var children = state.children.take() else { return false }
-            children[key, default: Child(disposable: disposable, occurrences: 0, order: state.nextOrder)]
-                .occurrences += 1
-            state.nextOrder &+= 1
-            state.children = children
+            guard !state.isDisposed else { return false }
+            // One hash lookup when the child is new; a second only to undo a duplicate.
+            let slot = state.entries.count
+            if let existing = state.slots.updateValue(slot, forKey: key) {
+                state.slots[key] = existing
+            } else {
+                state.entries.append(disposable)
+            }
             return true
         }
         if !accepted { disposable.dispose() }
@@ -67,20 +74,26 @@ public final class CompoundDisposable: Disposable {
     public func remove(_ disposable: (any Disposable)?) {
         guard let disposable else { return }
         let key = ObjectIdentifier(disposable)
-        // Take the child out under the lock but let it be released after, outside it: releasing
-        // may run arbitrary deinit code.
-        let removed = state.withLock { $0.children?.removeValue(forKey: key) }
+        // Taken out under the lock, released after it: releasing may run arbitrary deinit code.
+        let removed = state.withLock { state -> (any Disposable)? in
+            guard let slot = state.slots.removeValue(forKey: key) else { return nil }
+            defer { state.compactIfSparse() }
+            return state.entries[slot].take()
+        }
         _ = removed
     }
 
     /// Disposes every contained disposable in insertion order, once, on the calling thread.
     public func dispose() {
-        guard let children = state.withLock({ state -> [ObjectIdentifier: Child]? in
-            defer { state.children = nil }
-            return state.children
-        }) else { return }
-        for child in children.values.sorted(by: { $0.order < $1.order }) {
-            child.disposable.dispose()
+        let entries = state.withLock { state -> [(any Disposable)?] in
+            guard !state.isDisposed else { return [] }
+            state.isDisposed = true
+            state.slots = [:]
+            defer { state.entries = [] }
+            return state.entries
+        }
+        for entry in entries {
+            entry?.dispose()
         }
     }
 }

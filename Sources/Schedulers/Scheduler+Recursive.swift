@@ -1,3 +1,4 @@
+@_spi(SchedulersInternal) import Disposables
 /// The state of one `scheduleRecursive` chain on a scheduler other than the immediate one:
 /// RAC's `-scheduleRecursiveBlock:addingToDisposable:`, rebuilt so memory stays flat and an
 /// iteration costs one `schedule` and nothing more.

@@ -1,3 +1,4 @@
+@_spi(SchedulersInternal) import Disposables
 import Dispatch
 import Synchronization
 

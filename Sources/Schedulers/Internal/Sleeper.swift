@@ -1,3 +1,4 @@
+@_spi(SchedulersInternal) import Disposables
 import Synchronization
 
 /// One suspended task waiting for a scheduled wake-up: the machinery behind

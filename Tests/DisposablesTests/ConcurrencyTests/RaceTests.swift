@@ -1,5 +1,5 @@
 import Dispatch
-import Disposables
+@_spi(SchedulersInternal) import Disposables
 import Synchronization
 import Testing
 

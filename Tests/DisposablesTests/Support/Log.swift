@@ -1,5 +1,5 @@
 import Synchronization
-import Disposables
+@_spi(SchedulersInternal) import Disposables
 
 /// A thread-safe append-only list, to record the order in which actions ran.
 final class Log<Entry: Sendable>: Sendable {

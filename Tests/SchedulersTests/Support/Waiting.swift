@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+@_spi(SchedulersInternal) import Disposables
 import Schedulers
 
 /// A thread-safe value for tests to share between the test body and scheduled actions.

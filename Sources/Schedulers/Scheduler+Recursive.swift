@@ -37,12 +37,26 @@ final class RecursiveChain: Disposable {
 
     typealias Action = @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
 
-    /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
-    private weak let scheduler: Scheduler?
+    /// The scheduler, held strongly unless it owns its pending work (a ``TestScheduler``): its
+    /// queue would hold this chain, which would hold it, and nothing pending may keep a
+    /// TestScheduler alive. Only then weakly, because a weak reference gives the scheduler a
+    /// side table, which puts every later retain and release of it on a slower path.
+    private let strongScheduler: Scheduler?
+    private weak let weakScheduler: Scheduler?
     private let state = Lock(State())
 
     private init(scheduler: Scheduler) {
-        self.scheduler = scheduler
+        if scheduler.ownsPendingWork {
+            strongScheduler = nil
+            weakScheduler = scheduler
+        } else {
+            strongScheduler = scheduler
+            weakScheduler = nil
+        }
+    }
+
+    private var scheduler: Scheduler? {
+        strongScheduler ?? weakScheduler
     }
 
     /// Starts a chain: schedules the first run of `action` on `scheduler`.

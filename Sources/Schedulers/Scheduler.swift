@@ -155,6 +155,11 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
             withLeeway: leeway.timeInterval, action)
     }
 
+    /// Whether pending work is stored in the scheduler itself (true for ``TestScheduler``) rather
+    /// than elsewhere (a GCD queue). Work scheduled on such a scheduler must not hold it strongly,
+    /// or a test that drops the scheduler would leak it.
+    var ownsPendingWork: Bool { false }
+
     // MARK: For subclasses
 
     /// Runs `action` synchronously with ``current`` equal to this scheduler, then restores the

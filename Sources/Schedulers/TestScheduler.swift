@@ -38,6 +38,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         core.discardPending()
     }
 
+    /// Pending work lives in this scheduler's queue, so it must not hold the scheduler.
+    override var ownsPendingWork: Bool { true }
+
     /// The virtual time.
     public var now: Date {
         core.state.withLock { $0.now }

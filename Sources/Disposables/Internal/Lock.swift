@@ -34,18 +34,25 @@ import Musl
 public final class Lock<State: Sendable>: Sendable {
     @usableFromInline
     let mutex: Mutex<State>
+    // Copied from the lazily initialised globals once per lock, so that a lock operation does
+    // not pay a `swift_once` check for each (measured: ~60 instructions per recursive iteration).
+    @usableFromInline
+    let acquire: ThreadSanitizer.Annotation?
+    @usableFromInline
+    let release: ThreadSanitizer.Annotation?
 
     public init(_ initialState: State) {
         mutex = Mutex(initialState)
+        acquire = ThreadSanitizer.acquire
+        release = ThreadSanitizer.release
     }
 
     /// Runs `body` with exclusive access to the state.
     @inlinable @inline(__always)
     public func withLock<Result: Sendable>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try mutex.withLock { state in
-            let address = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-            ThreadSanitizer.acquire?(address)
-            defer { ThreadSanitizer.release?(address) }
+            if let acquire { acquire(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) }
+            defer { if let release { release(UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())) } }
             return try body(&state)
         }
     }

@@ -15,7 +15,11 @@ extension QueueScheduler {
     /// One `asyncAfter(deadline:)`: like `schedule(after: Date)`, but on the uptime clock.
     func scheduleOnUptimeClock(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let scheduled = ScheduledAction(scheduler: self, action: action)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { scheduled.run() }
+        if delay > .zero {
+            queue.asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { scheduled.run() }
+        } else {
+            queue.async { scheduled.run() }  // due now: no timer needed
+        }
         return scheduled
     }
 

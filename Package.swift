@@ -14,8 +14,10 @@ let package = Package(
     targets: [
         .target(name: "Disposables"),
         .target(name: "Schedulers", dependencies: ["Disposables"]),
-        .testTarget(name: "DisposablesTests", dependencies: ["Disposables"]),
-        .testTarget(name: "SchedulersTests", dependencies: ["Schedulers"]),
+        // Helpers shared by both test targets (weak-reference checks, a seeded generator).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"]),
+        .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import Dispatch
 import Disposables
 import Testing
+import TestSupport
 
 /// RACDisposableSpec, ReactiveSwift's SimpleDisposable/ActionDisposable specs and RxSwift's
 /// `testActionDisposable`, against `ActionDisposable`, plus the contract's release guarantees.

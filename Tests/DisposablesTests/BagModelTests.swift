@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// Random interleavings of insert, remove (live, stale and foreign tokens) and removeAll, checked
 /// step by step against a plain array of (token, value) pairs.

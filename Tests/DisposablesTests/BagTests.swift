@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// ReactiveSwift's BagSpec, RxSwift's BagTest and the contract's `Bag` sentences.
 @Suite struct BagTests {

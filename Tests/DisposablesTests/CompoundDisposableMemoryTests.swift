@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// What a compound disposable retains, and when it lets go ("released at disposal" means released
 /// before `dispose()` returns).

@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// RACCompoundDisposableSpec, ReactiveSwift's CompositeDisposable spec and RxSwift's
 /// CompositeDisposable tests, against `CompoundDisposable` and its contract.

@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// RACDisposableSpec's scoped case, ReactiveSwift's ScopedDisposable spec and `asScoped()`.
 @Suite struct ScopedDisposableTests {

@@ -1,5 +1,6 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// What a serial disposable retains, and when it lets go.
 @Suite struct SerialDisposableMemoryTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `Scheduler.timer(every:leeway:)`, an `AsyncStream<Date>`.
 @Suite struct AsyncTimerTests {

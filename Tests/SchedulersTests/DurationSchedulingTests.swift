@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `schedule(after: Duration)` and `schedule(after: Duration, repeatingEvery:leeway:)`.
 @Suite struct DurationSchedulingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// RACSchedulerSpec "+scheduler" (one-shot cases; the recurring ones are in
 /// RepeatingTimerTests) and ReactiveSwift's QueueScheduler spec, plus the disposal contract.

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `scheduleRecursive`: RACSchedulerSpec "-scheduleRecursiveBlock:" with a synchronous scheduler
 /// and with an asynchronous one (a background TargetQueueScheduler here; the same cases on

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// Repeating work on a QueueScheduler: RACSchedulerSpec "+scheduler should schedule recurring
 /// blocks", ReactiveSwift's repeating QueueScheduler cases, and the lifetime contract (runs

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `TestScheduler.Clock`: a `Clock` view of the scheduler's virtual time.
 @Suite struct TestSchedulerClockTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `TestScheduler` as a `TaskExecutor`: jobs are queued like `schedule(_:)` and run only when
 /// the test drives the scheduler.

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// TestScheduler's memory: nothing pending keeps it alive; dropping it releases what is pending
 /// without running it; disposal and running release an action's closure at once.

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// A property test of TestScheduler against a reference model: seeded random sequences of every
 /// operation (schedule, schedule(after:), schedule(afterDelay:), repeating, scheduleRecursive,

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// TestScheduler's order: equal dates run FIFO (repeating actions keep their first place), and
 /// actions may schedule, dispose and drive the scheduler re-entrantly without corrupting it.

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// TestScheduler across threads: actions run on the thread that drives it, and scheduling and
 /// disposing from other threads while it is driven loses, duplicates and resurrects nothing.

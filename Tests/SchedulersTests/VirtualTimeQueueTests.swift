@@ -1,5 +1,6 @@
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// The (time, sequence) min-heap under TestScheduler: earliest time first, FIFO among equals.
 @Suite struct VirtualTimeQueueTests {

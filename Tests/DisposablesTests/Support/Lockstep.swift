@@ -1,3 +1,4 @@
+import TestSupport
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

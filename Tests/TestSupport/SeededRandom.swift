@@ -1,13 +1,13 @@
 /// A tiny seeded generator (SplitMix64) for property and stress tests: the same seed replays the
 /// same sequence on every platform, so a failure's printed seed reproduces it.
-struct SeededRandom: RandomNumberGenerator {
-    private(set) var state: UInt64
+public struct SeededRandom: RandomNumberGenerator {
+    public private(set) var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,12 +1,14 @@
 /// Holds an object weakly, so a test can prove it was released: `#expect(weak.object == nil)`.
-final class Weak<Object: AnyObject>: @unchecked Sendable {
+public final class Weak<Object: AnyObject>: @unchecked Sendable {
     // `@unchecked`: written once in init; reading a weak reference is thread-safe.
-    weak var object: Object?
+    public weak var object: Object?
 
-    init(_ object: Object) {
+    public init(_ object: Object) {
         self.object = object
     }
 }
 
 /// An object to capture in a closure and watch, through ``Weak``, for its release.
-final class Token: Sendable {}
+public final class Token: Sendable {
+    public init() {}
+}

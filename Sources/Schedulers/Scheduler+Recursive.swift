@@ -24,16 +24,18 @@ final class RecursiveChain: Disposable {
         var isScheduling = false
         /// Requests that arrived while `isScheduling`.
         var deferred = 0
+        /// The user's action; nil once disposed, so that it (and what it captured) is released
+        /// at disposal even while a caller keeps the disposable.
+        var action: (@Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void)?
     }
 
     /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
     private weak let scheduler: Scheduler?
-    private let action: @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(scheduler: Scheduler, action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.scheduler = scheduler
-        self.action = action
+        state = Mutex(State(action: action))
     }
 
     var isDisposed: Bool {
@@ -41,13 +43,16 @@ final class RecursiveChain: Disposable {
     }
 
     /// Stops the chain: no iteration starts after this returns; the pending one is disposed.
+    /// The action is released before this returns, unless an iteration is running it right now
+    /// (then when that iteration returns).
     func dispose() {
-        let pending = state.withLock { state -> (any Disposable)? in
-            guard !state.isDisposed else { return nil }
+        let (pending, action) = state.withLock { state -> ((any Disposable)?, Any?) in
+            guard !state.isDisposed else { return (nil, nil) }
             state.isDisposed = true
-            return state.pending.take()
+            return (state.pending.take(), state.action.take())
         }
         pending?.dispose()
+        _ = action  // released here, outside the lock: its captures may run arbitrary deinit code
     }
 
     /// Schedules one more iteration (or counts it, if another thread is already scheduling).
@@ -70,7 +75,8 @@ final class RecursiveChain: Disposable {
                 dispose()
                 return
             }
-            let scheduled = scheduler.schedule { [self] in runIteration() }
+            let iteration = PendingIteration(chain: self)
+            let scheduled = scheduler.schedule { iteration.run() }
             let (again, discard) = state.withLock { state -> (Bool, (any Disposable)?) in
                 guard !state.isDisposed else {
                     state.isScheduling = false
@@ -90,12 +96,34 @@ final class RecursiveChain: Disposable {
     }
 
     /// One run of the action, wherever the scheduler runs it.
-    private func runIteration() {
-        guard !isDisposed else { return }
+    fileprivate func runIteration() {
+        guard let action = state.withLock({ $0.isDisposed ? nil : $0.action }) else { return }
         let iteration = Iteration(chain: self)
         action { iteration.reschedule() }
         for _ in 0..<iteration.finish() {
             scheduleNext()
+        }
+    }
+
+    /// What the scheduler holds for the pending iteration. If the scheduler releases it without
+    /// ever running it (a dropped ``TestScheduler`` discards what is pending), the chain can
+    /// never continue: it disposes itself, releasing the action even if someone keeps the
+    /// chain's disposable.
+    private final class PendingIteration: Sendable {
+        private let chain: RecursiveChain
+        private let ran = Atomic<Bool>(false)
+
+        init(chain: RecursiveChain) {
+            self.chain = chain
+        }
+
+        func run() {
+            ran.store(true, ordering: .relaxed)
+            chain.runIteration()
+        }
+
+        deinit {
+            if !ran.load(ordering: .relaxed) { chain.dispose() }
         }
     }
 

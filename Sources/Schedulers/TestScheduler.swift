@@ -172,7 +172,11 @@ final class VirtualTimeCore: Sendable {
     func requeue(_ item: VirtualAction, ranAt time: Date) {
         state.withLock { state in
             guard item.isLive else { return }
-            push(item, at: time.addingTimeInterval(item.interval!), sequence: item.sequence, into: &state)
+            // Far from the reference date a tiny interval (1 ns) is below a Double's resolution:
+            // move on by at least one representable step, or `advance` would never return.
+            var next = time.timeIntervalSinceReferenceDate + item.interval!
+            if !(next > time.timeIntervalSinceReferenceDate) { next = time.timeIntervalSinceReferenceDate.nextUp }
+            push(item, at: Date(timeIntervalSinceReferenceDate: next), sequence: item.sequence, into: &state)
         }
     }
 

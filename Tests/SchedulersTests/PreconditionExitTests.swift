@@ -8,11 +8,21 @@ import Testing
 @Suite struct PreconditionExitTests {
     static let repeatMethod = "schedule(after:repeatingEvery:withLeeway:_:)"
 
-    /// A bad interval or leeway and how the message prints it.
+    /// A bad interval or leeway and how the message prints it. Exit tests hand captured values
+    /// to the child process as JSON, which has no NaN or infinity: the doubles travel as bits.
     struct BadRepeat: Codable, Sendable, CustomTestStringConvertible {
-        var interval: Double
-        var leeway: Double
+        private var intervalBits: UInt64
+        private var leewayBits: UInt64
         var printed: String
+
+        init(interval: Double, leeway: Double, printed: String) {
+            intervalBits = interval.bitPattern
+            leewayBits = leeway.bitPattern
+            self.printed = printed
+        }
+
+        var interval: Double { Double(bitPattern: intervalBits) }
+        var leeway: Double { Double(bitPattern: leewayBits) }
 
         var testDescription: String { "interval \(interval), leeway \(leeway)" }
     }

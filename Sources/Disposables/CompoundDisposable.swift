@@ -30,7 +30,7 @@ public final class CompoundDisposable: Disposable {
         var nextOrder: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// An empty compound disposable.
     public init() {}

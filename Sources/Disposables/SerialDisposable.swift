@@ -15,16 +15,16 @@ public final class SerialDisposable: Disposable {
         var isDisposed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A serial disposable with no inner disposable.
     public init() {
-        state = Mutex(State())
+        state = Lock(State())
     }
 
     /// A serial disposable holding `disposable`.
     public init(_ disposable: (any Disposable)?) {
-        state = Mutex(State(inner: disposable))
+        state = Lock(State(inner: disposable))
     }
 
     public var isDisposed: Bool {

@@ -75,7 +75,7 @@ private final class ImmediateRecursion: @unchecked Sendable {
     private let runner = Atomic<UInt>(0)
     private var synchronous = 0
     /// Requests from other threads while the loop runs; `isRunning` false once it has ended.
-    private let foreign = Mutex((isRunning: true, requests: 0))
+    private let foreign = Lock((isRunning: true, requests: 0))
 
     init(action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.action = action

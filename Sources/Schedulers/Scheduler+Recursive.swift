@@ -31,11 +31,11 @@ final class RecursiveChain: Disposable {
 
     /// Weak, so that a chain pending on a ``TestScheduler`` does not keep the scheduler alive.
     private weak let scheduler: Scheduler?
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     init(scheduler: Scheduler, action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void) {
         self.scheduler = scheduler
-        state = Mutex(State(action: action))
+        state = Lock(State(action: action))
     }
 
     var isDisposed: Bool {

@@ -150,10 +150,10 @@ final class VirtualTimeCore: Sendable {
         var disposedInQueue = 0
     }
 
-    let state: Mutex<State>
+    let state: Lock<State>
 
     init(now: Date) {
-        state = Mutex(State(now: now))
+        state = Lock(State(now: now))
     }
 
     func enqueue(

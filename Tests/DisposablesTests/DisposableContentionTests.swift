@@ -7,10 +7,10 @@ import Testing
 @Suite struct DisposableContentionTests {
     /// Counts how many times each of `count` children was disposed.
     final class DisposalCounts: Sendable {
-        private let counts: Mutex<[Int]>
+        private let counts: Lock<[Int]>
 
         init(_ count: Int) {
-            counts = Mutex(Array(repeating: 0, count: count))
+            counts = Lock(Array(repeating: 0, count: count))
         }
 
         func child(_ index: Int) -> ActionDisposable {
@@ -33,7 +33,7 @@ import Testing
             let compound = CompoundDisposable()
             let counts = DisposalCounts(threads * perThread)
             // Set by a remover that saw the compound still undisposed after `remove` returned.
-            let removedBeforeDispose = Mutex(Array(repeating: false, count: threads * perThread))
+            let removedBeforeDispose = Lock(Array(repeating: false, count: threads * perThread))
             let added = Atomic<Int>(0)
             // The disposer waits until a round-dependent share of the children is in.
             let disposeAt = threads * perThread * (round + 1) / (rounds + 1)
@@ -89,7 +89,7 @@ import Testing
             let secondCounts = DisposalCounts(chunk)
             let second = (0..<chunk).map { secondCounts.child($0) }
             let countedFirst = (0..<chunk).map { firstCounts.child($0) }
-            let returned = Mutex(Array(repeating: false, count: chunk))
+            let returned = Lock(Array(repeating: false, count: chunk))
             let start = Atomic<Int>(0)
             runOnThreads(2) { worker in
                 // Both start together, so the two walks overlap.

@@ -15,7 +15,7 @@ final class RepeatingTimer: Disposable {
     }
 
     /// nil once disposed.
-    private let work: Mutex<Work?>
+    private let work: Lock<Work?>
     private let source: DispatchSource & DispatchSourceTimer
 
     /// Starts a timer on `scheduler.queue` whose first tick is at `start`.
@@ -24,7 +24,7 @@ final class RepeatingTimer: Disposable {
         action: @escaping @Sendable () -> Void,
         arm: (DispatchSourceTimer, Start, DispatchTimeInterval, DispatchTimeInterval) -> Void
     ) {
-        work = Mutex(Work(scheduler: scheduler, action: action))
+        work = Lock(Work(scheduler: scheduler, action: action))
         // On Linux `any DispatchSourceTimer` is neither class-bound nor Sendable (FACTS.md item 4).
         source = DispatchSource.makeTimerSource(queue: scheduler.queue) as! DispatchSource & DispatchSourceTimer
         arm(source, start, .nanoseconds(intervalNanoseconds), .nanoseconds(leewayNanoseconds))

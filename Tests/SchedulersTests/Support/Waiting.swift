@@ -1,12 +1,13 @@
 import Foundation
+import Disposables
 import Synchronization
 
 /// A thread-safe value for tests to share between the test body and scheduled actions.
 final class Locked<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
+    private let mutex: Lock<Value>
 
     init(_ value: Value) {
-        mutex = Mutex(value)
+        mutex = Lock(value)
     }
 
     var value: Value {

@@ -1,4 +1,5 @@
 import Foundation
+import Disposables
 import Synchronization
 @_spi(SchedulersInternal) import Disposables
 import Schedulers

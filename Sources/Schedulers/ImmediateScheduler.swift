@@ -71,7 +71,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
         after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        preconditionFailure(
+        badInput(
             "ImmediateScheduler does not support \(RepeatPreconditions.durationMethod) "
                 + "(interval \(interval)): a repeating action would never return")
     }

@@ -37,8 +37,8 @@ extension QueueScheduler: SerialExecutor, TaskExecutor {
     /// Stops the program unless the calling code runs on ``queue``: the runtime's fallback for
     /// `assumeIsolated` outside one of this executor's jobs.
     public func checkIsolated() {
-        precondition(
-            QueueIdentity.isCurrent(queue),
-            "\(self).checkIsolated(): not running on its queue '\(queue.label)'")
+        if !QueueIdentity.isCurrent(queue) {
+            badInput("\(self).checkIsolated(): not running on its queue '\(queue.label)'")
+        }
     }
 }

@@ -52,7 +52,7 @@ public enum RunLoopBlocker {
     /// - Throws: ``TimeoutError`` if `timeout` passed first.
     /// - Precondition: `timeout` is not NaN.
     public static func wait(timeout: TimeInterval, _ body: (_ done: @escaping @Sendable () -> Void) -> Void) throws {
-        precondition(!timeout.isNaN, "RunLoopBlocker.wait(timeout:_:): timeout is NaN")
+        if timeout.isNaN { badInput("RunLoopBlocker.wait(timeout:_:): the timeout is NaN") }
         let waiter = RunLoopWaiter()
         body { waiter.signal() }
         guard waiter.run(timeout: timeout) else { throw TimeoutError() }

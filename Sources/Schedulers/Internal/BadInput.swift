@@ -42,7 +42,7 @@ extension RepeatPreconditions {
     /// The `Duration` counterpart of ``check(interval:leeway:method:)``. A `Duration` is always
     /// finite, so what is left to reject is a zero or negative interval and a negative leeway.
     static func check(interval: Duration, leeway: Duration, method: String = durationMethod) {
-        precondition(interval > .zero, "\(method): the interval must be greater than zero, got \(interval)")
-        precondition(leeway >= .zero, "\(method): the leeway must be zero or more, got \(leeway)")
+        if interval <= .zero { badInput("\(method): the interval must be greater than zero, got \(interval)") }
+        if leeway < .zero { badInput("\(method): the leeway must be zero or more, got \(leeway)") }
     }
 }

@@ -56,12 +56,8 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     /// Blocks the calling thread until `delay` has passed on the monotonic clock, then runs
     /// `action` on it. Returns nil.
     override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(delay.clampedNanoseconds)
-        while true {
-            let now = DispatchTime.now().uptimeNanoseconds
-            guard now < deadline else { break }
-            Thread.sleep(forTimeInterval: min(Double(deadline - now) / 1e9, 3600))
-        }
+        let deadline = Double(DispatchTime.now().uptimeNanoseconds) + Double(delay.clampedNanoseconds)
+        ImmediateScheduler.block(whileRemaining: { (deadline - Double(DispatchTime.now().uptimeNanoseconds)) / 1e9 })
         action()
         return nil
     }
@@ -76,11 +72,17 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
                 + "(interval \(interval)): a repeating action would never return")
     }
 
-    /// Sleeps in slices, because one huge interval (1e300 s, `distantFuture`) would overflow
-    /// the system call's `timespec`.
+    /// Blocks until `date` by the wall clock (not at all for a past or NaN date).
     static func sleep(until date: Date) {
+        block(whileRemaining: { date.timeIntervalSinceNow })
+    }
+
+    /// Blocks while `remainingSeconds()` is positive, sleeping in slices of at most an hour,
+    /// because one huge interval (1e300 s, `distantFuture`) would overflow the system call's
+    /// `timespec`. The clock is whatever `remainingSeconds` reads.
+    private static func block(whileRemaining remainingSeconds: () -> TimeInterval) {
         while true {
-            let remaining = date.timeIntervalSinceNow
+            let remaining = remainingSeconds()
             guard remaining > 0 else { return }  // false for NaN too
             Thread.sleep(forTimeInterval: min(remaining, 3600))
         }

@@ -13,12 +13,6 @@ struct VirtualTimeQueue<Item> {
         var time: Double
         var sequence: UInt64
         var item: Item
-
-        @inline(__always)
-        func precedes(_ other: Entry) -> Bool {
-            VirtualTimeKey(time: time, sequence: sequence, slot: 0)
-                .precedes(VirtualTimeKey(time: other.time, sequence: other.sequence, slot: 0))
-        }
     }
 
     /// The heap, ordered on `(time, sequence)`.

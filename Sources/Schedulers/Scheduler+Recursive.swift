@@ -42,11 +42,14 @@ final class RecursiveChain: Disposable {
     /// TestScheduler alive. Only then weakly, because a weak reference gives the scheduler a
     /// side table, which puts every later retain and release of it on a slower path.
     private let strongScheduler: Scheduler?
-    private weak let weakScheduler: Scheduler?
+    // `nonisolated(unsafe)`: written once, in `init`, and only read afterwards (the runtime makes
+    // weak loads thread-safe). A `weak var` rather than SE-0481's `weak let`, which needs a newer
+    // toolchain than the manifest's tools version.
+    private nonisolated(unsafe) weak var weakScheduler: Scheduler?
     private let state = Lock(State())
 
     private init(scheduler: Scheduler) {
-        if scheduler.ownsPendingWork {
+        if scheduler.storesPendingWork {
             strongScheduler = nil
             weakScheduler = scheduler
         } else {

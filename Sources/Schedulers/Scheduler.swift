@@ -155,10 +155,14 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
             withLeeway: leeway.timeInterval, action)
     }
 
-    /// Whether pending work is stored in the scheduler itself (true for ``TestScheduler``) rather
-    /// than elsewhere (a GCD queue). Work scheduled on such a scheduler must not hold it strongly,
-    /// or a test that drops the scheduler would leak it.
-    var ownsPendingWork: Bool { false }
+    /// True for a scheduler that keeps its pending work in memory it owns (a virtual-time queue)
+    /// instead of handing it to a GCD queue. Work scheduled on such a scheduler (a
+    /// ``scheduleRecursive(_:)`` chain, a timer sequence, a sleeping task) never keeps it alive,
+    /// since the scheduler's own storage would hold that work and the work would hold the
+    /// scheduler: a cycle nothing breaks once the test drops the scheduler.
+    ///
+    /// Default false. ``TestScheduler`` returns true; a virtual-time subclass of your own should too.
+    open var storesPendingWork: Bool { false }
 
     // MARK: For subclasses
 

@@ -42,7 +42,7 @@ extension TestScheduler {
         }
 
         private let core: VirtualTimeCore
-        private weak let scheduler: TestScheduler?
+        private weak var scheduler: TestScheduler?
 
         init(scheduler: TestScheduler) {
             core = scheduler.core

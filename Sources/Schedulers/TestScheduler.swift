@@ -38,8 +38,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         core.discardPending()
     }
 
-    /// Pending work lives in this scheduler's queue, so it must not hold the scheduler.
-    override var ownsPendingWork: Bool { true }
+    /// True: pending work lives in this scheduler's queue, so it must not hold the scheduler.
+    public override var storesPendingWork: Bool { true }
 
     /// The virtual time.
     public var now: Date {

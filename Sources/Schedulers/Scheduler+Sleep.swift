@@ -37,10 +37,10 @@ extension Scheduler {
         self is ImmediateScheduler ? immediateAsyncScheduler : self
     }
 
-    /// The date a tick reports: the virtual `now` when a ``TestScheduler`` runs it, else the
-    /// wall clock's.
+    /// The date a tick reports: the running scheduler's ``now`` (virtual on a ``TestScheduler``
+    /// or a virtual-time subclass), else the wall clock's.
     static var currentDate: Date {
-        (CurrentScheduler.value as? TestScheduler)?.now ?? Date()
+        CurrentScheduler.value?.now ?? Date()
     }
 }
 

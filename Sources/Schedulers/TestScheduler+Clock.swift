@@ -92,11 +92,19 @@ extension TestScheduler {
         /// Suspends until the scheduler's virtual time reaches `deadline` (a past deadline: at the
         /// next step). `tolerance` is ignored.
         ///
+        /// A task that sleeps here while running elsewhere than on the scheduler (neither
+        /// preferring it nor captured by ``TestScheduler/withCapturedTasks(_:)``) makes the
+        /// scheduler print a warning to stderr, once per scheduler, as `sleep(for:)` does.
+        ///
+        /// - Parameters:
+        ///   - deadline: The virtual instant to wake at.
+        ///   - tolerance: Ignored.
         /// - Throws: `CancellationError` as soon as the task is cancelled; the wake-up is
         ///   disposed. Also when the scheduler is (or becomes) deinitialised.
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
+            if let scheduler { DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)") }
             try await Sleeper.sleep { [self] wake in scheduler?.schedule(after: deadline.date, wake) }
         }
     }

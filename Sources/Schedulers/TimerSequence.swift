@@ -20,6 +20,10 @@ extension Scheduler {
     /// - **End.** The sequence never ends on its own. It ends (after the date it may have
     ///   buffered) if the scheduler releases the timer without it being disposed, as a
     ///   ``TestScheduler`` does when it is deinitialised.
+    /// - **On a ``TestScheduler``**, consume it in a task that runs on the scheduler (preferring
+    ///   it, or captured by ``TestScheduler/withCapturedTasks(_:)``); `next()` called from
+    ///   anywhere else makes the scheduler print its once-per-scheduler warning (see
+    ///   ``Scheduler/sleep(for:)``).
     public struct TimerSequence: AsyncSequence, Sendable {
         public typealias Element = Date
         public typealias Failure = Never
@@ -189,6 +193,9 @@ final class TimerTicks: Sendable {
     }
 
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Date? {
+        if let test = scheduler.scheduler as? TestScheduler {
+            DetachedSleepWarning.check(test, call: "timer(every:leeway:)'s next()")
+        }
         if Task.isCancelled {
             finish()
             return nil

@@ -129,6 +129,22 @@ let benchmarks: @Sendable () -> Void = {
         for nanoseconds in ours.sorted { benchmark.measurement(.custom("lateness ours (µs)", useScalingFactor: false), nanoseconds / 1_000) }
         for nanoseconds in raw.sorted { benchmark.measurement(.custom("lateness raw GCD (µs)", useScalingFactor: false), nanoseconds / 1_000) }
     }
+
+    // 8. Async debounce (issue 11): one six-value debounce scenario per iteration, ours
+    //    (TestScheduler inside withCapturedTasks) and swift-clocks' TestClock
+    //    (withMainSerialExecutor). Time only: tasks and the runtime allocate differently from run
+    //    to run, so there is no allocation count to gate on. A wrong run stops the benchmark.
+    let asyncDebounce = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal], thresholds: [:])
+    Benchmark("AsyncDebounce 6 inputs / ours", configuration: asyncDebounce) { benchmark in
+        for _ in benchmark.scaledIterations {
+            precondition(AsyncDebounceWorkload.ours(), "AsyncDebounce / ours: a run was not exact")
+        }
+    }
+    Benchmark("AsyncDebounce 6 inputs / swift-clocks TestClock", configuration: asyncDebounce) { benchmark in
+        for _ in benchmark.scaledIterations {
+            _ = await AsyncDebounceWorkload.testClock()
+        }
+    }
 }
 
 /// Deterministic workloads (no GCD): any change in the median allocation count fails the gate.

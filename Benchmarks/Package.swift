@@ -16,6 +16,10 @@ let package = Package(
         // which is not needed for malloc counts (FACTS.md item 16).
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // The async debounce workload: async-algorithms' operator, and swift-clocks' TestClock as the peer.
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     ],
     targets: [
         // The workloads, shared by the benchmark target and the ratio executable so both measure
@@ -26,6 +30,9 @@ let package = Package(
                 .product(name: "Schedulers", package: "Schedulers"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
             ],
             // The workloads' counters are plain class properties touched by one thread at a
             // time; without this, each access pays a dynamic exclusivity check that would

@@ -74,11 +74,14 @@ extension TestScheduler {
         }
 
         private let core: VirtualTimeCore
-        private weak var scheduler: TestScheduler?
+        /// Weak (a ``TestScheduler`` stores its pending work). A class rather than a `weak var`
+        /// here, so that copying the clock, which operators do all the time, is a retain and
+        /// not a weak-reference copy.
+        private let reference: SchedulerReference
 
         init(scheduler: TestScheduler) {
             core = scheduler.core
-            self.scheduler = scheduler
+            reference = SchedulerReference(scheduler)
         }
 
         /// The scheduler's ``TestScheduler/now``. While an action or job runs, its due date.
@@ -104,8 +107,10 @@ extension TestScheduler {
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
-            if let scheduler { DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)") }
-            try await Sleeper.sleep { [self] wake in scheduler?.schedule(after: deadline.date, wake) }
+            if let scheduler = reference.scheduler as? TestScheduler {
+                DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
+            }
+            try await Sleeper.sleep { [reference] wake in reference.scheduler?.schedule(after: deadline.date, wake) }
         }
     }
 

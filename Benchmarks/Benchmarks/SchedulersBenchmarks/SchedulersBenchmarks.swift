@@ -129,6 +129,21 @@ let benchmarks: @Sendable () -> Void = {
         for nanoseconds in ours.sorted { benchmark.measurement(.custom("lateness ours (µs)", useScalingFactor: false), nanoseconds / 1_000) }
         for nanoseconds in raw.sorted { benchmark.measurement(.custom("lateness raw GCD (µs)", useScalingFactor: false), nanoseconds / 1_000) }
     }
+
+    // 8. Async debounce (issue 11): one six-value debounce scenario per iteration on our
+    //    TestScheduler inside withCapturedTasks. Time only: tasks and the runtime allocate
+    //    differently from run to run, so there is no allocation count to gate on. A wrong run
+    //    stops the benchmark. swift-clocks' TestClock is compared in the `ratios` executable only:
+    //    its pattern (withMainSerialExecutor) sends every job to the main actor, which this
+    //    runner blocks while an async benchmark runs (it waits on a semaphore from the main task),
+    //    so here it would never finish.
+    //    1,000 runs an iteration, so the figures read as µs per run.
+    let asyncDebounce = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal], scalingFactor: .kilo, thresholds: [:])
+    Benchmark("AsyncDebounce 6 inputs / ours", configuration: asyncDebounce) { benchmark in
+        for _ in benchmark.scaledIterations {
+            precondition(AsyncDebounceWorkload.ours(), "AsyncDebounce / ours: a run was not exact")
+        }
+    }
 }
 
 /// Deterministic workloads (no GCD): any change in the median allocation count fails the gate.

@@ -6,6 +6,8 @@ enum Target {
     case ratio(Double)
     /// Ours at most this many nanoseconds per operation (median).
     case nanoseconds(Double)
+    /// Ours at most this many microseconds per operation (median).
+    case microseconds(Double)
     /// Nothing asked; shown for comparison.
     case none
 
@@ -13,6 +15,7 @@ enum Target {
         switch self {
         case .ratio(let ratio): "≤ \(format(ratio, digits: 2))× limit"
         case .nanoseconds(let ns): "≤ \(format(ns, digits: 0)) ns"
+        case .microseconds(let us): "≤ \(format(us, digits: 0)) µs"
         case .none: "—"
         }
     }
@@ -21,6 +24,7 @@ enum Target {
         switch self {
         case .ratio(let limit): ratio <= limit
         case .nanoseconds(let limit): ours <= limit
+        case .microseconds(let limit): ours <= limit
         case .none: nil
         }
     }

@@ -143,6 +143,45 @@ for (name, pick, target) in [
     print(String(format: "Timer lateness %@: ours %.1f µs, raw %.1f µs; ratio %.2f×", name, row.ours.median, row.limit.median, row.ratioMedian))
 }
 
+// 8. Async debounce (issue 11): six values through async-algorithms' debounce per run, ours
+//    (TestScheduler inside withCapturedTasks) and swift-clocks' TestClock (withMainSerialExecutor);
+//    5 interleaved rounds of 2,000 runs each, so the wrong-run counts are out of 10,000 (the
+//    warm-up round, 200 runs, is not counted). TestClock takes milliseconds a run: ~2 minutes.
+let debounceRuns = 2_000
+final class WrongRuns: @unchecked Sendable {
+    var ours: [Int] = []
+    var testClock: [Int] = []
+}
+let wrongRuns = WrongRuns()
+compare(
+    "Async debounce, 6 inputs (issue 11)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    ours: System("ours") {
+        let runs = wrongRuns.ours.isEmpty ? 200 : debounceRuns
+        let start = DispatchTime.now().uptimeNanoseconds
+        var wrong = 0
+        for _ in 0..<runs where !AsyncDebounceWorkload.ours() { wrong += 1 }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        wrongRuns.ours.append(wrong)
+        return Double(elapsed) / Double(runs) / 1_000
+    },
+    limitName: "swift-clocks TestClock",
+    limit: System("testclock") {
+        let runs = wrongRuns.testClock.isEmpty ? 200 : debounceRuns
+        let start = DispatchTime.now().uptimeNanoseconds
+        // On the main actor, whose queue the main thread's run loop drains (as on Apple platforms).
+        let wrong = AsyncDebounceWorkload.runOnMainActor {
+            var wrong = 0
+            for _ in 0..<runs where !(await AsyncDebounceWorkload.testClock()) { wrong += 1 }
+            return wrong
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        wrongRuns.testClock.append(wrong)
+        return Double(elapsed) / Double(runs) / 1_000
+    })
+// The first entry of each is the warm-up round.
+rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(wrongRuns.ours.dropFirst().reduce(0, +)), TestClock \(wrongRuns.testClock.dropFirst().reduce(0, +)) (TestClock in its recommended pattern: withMainSerialExecutor, await clock.advance(by:))."
+print(rows[rows.count - 1].note)
+
 let machine = "\(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_000_000_000) GB"
 let table = markdown(rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine)
 print("")

@@ -36,37 +36,46 @@ enum CapturedTasks {
         set { pthread_setspecific(key, newValue) }
     }
 
-    /// Schedulers that have run `withCapturedTasks` and are still alive. Weak: being here must
-    /// not keep a scheduler alive. A test makes few at a time; dead entries go at each insertion.
-    private static let registry = Lock([WeakTestScheduler]())
+    /// Schedulers that have run `withCapturedTasks` and are still alive, by address. The weak
+    /// reference tells a live entry from a dead scheduler's (whose address may be reused); it is
+    /// only loaded when the address matches. A test makes few at a time; dead entries go at each
+    /// insertion.
+    private static let registry = Lock([RegisteredScheduler]())
 
     static func register(_ scheduler: TestScheduler) {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque())
         registry.withLock { entries in
-            entries.removeAll { $0.scheduler == nil }
-            if !entries.contains(where: { $0.scheduler === scheduler }) {
-                entries.append(WeakTestScheduler(scheduler: scheduler))
+            entries.removeAll { $0.reference.scheduler == nil }
+            if !entries.contains(where: { $0.address == address }) {
+                entries.append(RegisteredScheduler(address: address, reference: SchedulerReference(scheduler)))
             }
         }
     }
 
-    private static func isRegistered(_ scheduler: TestScheduler) -> Bool {
-        registry.withLock { entries in entries.contains { $0.scheduler === scheduler } }
+    private static func isRegistered(_ address: UInt) -> Bool {
+        registry.withLock { entries in
+            entries.contains { $0.address == address && $0.reference.scheduler != nil }
+        }
     }
 
-    /// The scheduler that captures a global job enqueued here and now, or nil.
-    static func capturingScheduler() -> TestScheduler? {
-        let running = CurrentScheduler.slot
-        if UInt(bitPattern: running) > 2,
-            let scheduler = Unmanaged<Scheduler>.fromOpaque(running!).takeUnretainedValue() as? TestScheduler,
-            isRegistered(scheduler)
-        {
-            return scheduler
+    /// The scheduler that captures a global job enqueued here and now (unretained: it is alive
+    /// while it runs work or while its `withCapturedTasks` runs on this thread), or nil.
+    static func capturingScheduler() -> Unmanaged<TestScheduler>? {
+        if let running = CurrentScheduler.slot, UInt(bitPattern: running) > 2 {
+            // No retain of the scheduler here: the hook runs for every job it runs.
+            let isTestScheduler = Unmanaged<Scheduler>.fromOpaque(running)._withUnsafeGuaranteedRef {
+                type(of: $0) == TestScheduler.self
+            }
+            if isTestScheduler, isRegistered(UInt(bitPattern: running)) {
+                return Unmanaged<TestScheduler>.fromOpaque(running)
+            }
         }
         guard let capturing = slot else { return nil }
-        return Unmanaged<TestScheduler>.fromOpaque(capturing).takeUnretainedValue()
+        return Unmanaged<TestScheduler>.fromOpaque(capturing)
     }
 }
 
-private struct WeakTestScheduler: Sendable {
-    weak var scheduler: TestScheduler?
+private struct RegisteredScheduler: Sendable {
+    let address: UInt
+    let reference: SchedulerReference
 }

@@ -47,7 +47,7 @@ enum GlobalEnqueueHook {
 
     private static let hook: Hook = { job, original in
         if let scheduler = CapturedTasks.capturingScheduler() {
-            scheduler.enqueueCaptured(job)
+            scheduler._withUnsafeGuaranteedRef { $0.enqueueCaptured(job) }
         } else {
             GlobalEnqueueHook.forward(job, original)
         }

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// - It does not change ``Scheduler/current``: an action sees whatever was current at the call.
 /// - Its scheduling methods return nil: by the time they return there is nothing left to cancel.
-/// - ``schedule(after:_:)`` blocks the calling thread until `date`.
+/// - ``schedule(after:_:)-(Date,_)`` blocks the calling thread until `date`.
 /// - Repeating is not supported (it would never return): a precondition failure.
 /// - ``scheduleRecursive(_:)`` is a loop, so a million self-reschedules use no extra stack.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {

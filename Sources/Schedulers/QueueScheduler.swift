@@ -3,7 +3,7 @@ import Foundation
 /// Runs actions on a GCD queue (RACQueueScheduler), each one as ``Scheduler/current``.
 ///
 /// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
-/// - ``schedule(after:_:)`` converts the date with ``wallTime(with:)`` (wall clock, like
+/// - ``schedule(after:_:)-(Date,_)`` converts the date with ``wallTime(with:)`` (wall clock, like
 ///   `dispatch_walltime`: it counts across sleep and follows clock changes).
 /// - The `Duration` overloads (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
 ///   `timer(every:)`) use `DispatchTime` instead: the monotonic uptime clock, which ignores clock

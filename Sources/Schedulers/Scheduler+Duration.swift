@@ -29,7 +29,7 @@ extension Scheduler {
     /// Schedules `action` to run once `delay` has passed on the monotonic clock (virtual time on
     /// a ``TestScheduler``). A zero or negative delay means as soon as possible.
     ///
-    /// Where and how it runs is as for ``schedule(after:_:)``: on a ``QueueScheduler`` on its
+    /// Where and how it runs is as for ``schedule(after:_:)-(Date,_)``: on a ``QueueScheduler`` on its
     /// queue, as the current scheduler; a disposed action never starts and is released at once.
     ///
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
@@ -50,6 +50,7 @@ extension Scheduler {
     ///   - interval: between runs; must be greater than zero.
     ///   - leeway: how late a run may be, so the system can coalesce wake-ups; zero or more.
     ///     A ``TestScheduler`` ignores it.
+    ///   - action: the work to run each time, on this scheduler, as ``Scheduler/current``.
     /// - Returns: a disposable that stops future runs. A run already in progress completes.
     /// - Precondition: `interval > .zero` and `leeway >= .zero`; the message names this method
     ///   and the value. Not supported on the ``ImmediateScheduler`` (a precondition failure).

@@ -22,7 +22,7 @@ extension Scheduler {
     }
 
     /// Suspends the calling task until `date` on this scheduler's clock: the wall clock on a queue
-    /// scheduler (like ``schedule(after:_:)``: a clock change moves the wake-up; time asleep
+    /// scheduler (like ``schedule(after:_:)-(Date,_)``: a clock change moves the wake-up; time asleep
     /// counts), virtual time on a ``TestScheduler``. A past date resumes as soon as possible.
     ///
     /// - Throws: `CancellationError`, as ``sleep(for:)``.

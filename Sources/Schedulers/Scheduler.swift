@@ -8,11 +8,11 @@ import Foundation
 ///
 /// Every scheduler in this package is serial: actions scheduled on one never run concurrently
 /// with each other (a ``QueueScheduler`` over a concurrent queue you supply is the exception).
-/// A scheduling method returns a ``Disposable``, or nil when the work cannot be cancelled
+/// A scheduling method returns a ``/Disposables/Disposable``, or nil when the work cannot be cancelled
 /// (it has already run). Disposing it before the action starts guarantees the action never
 /// starts; disposing it once the action is running does not interrupt it.
 ///
-/// Subclasses override ``schedule(_:)``, ``schedule(after:_:)`` and
+/// Subclasses override ``schedule(_:)``, ``schedule(after:_:)-(Date,_)`` and
 /// ``schedule(after:repeatingEvery:withLeeway:_:)``, and run each action inside
 /// ``performAsCurrentScheduler(_:)`` so that ``current`` is right while it runs.
 open class Scheduler: @unchecked Sendable, CustomStringConvertible {
@@ -102,9 +102,11 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// Schedules `action` to run first at `date`, then every `interval` seconds until disposed.
     ///
     /// - Parameters:
+    ///   - date: the first run; a past date means as soon as possible.
     ///   - interval: seconds between runs; must be finite and greater than zero.
     ///   - leeway: how many seconds late a run may be, letting the system coalesce wake-ups;
     ///     must be zero or more (not NaN).
+    ///   - action: the work to run each time, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops future runs. A run already in progress completes.
     @discardableResult
     open func schedule(

@@ -33,7 +33,7 @@ private let mainInlineScheduler = MainInlineScheduler()
 ///
 /// "On the main queue" is asked of Dispatch with a `DispatchSpecificKey` set on
 /// `DispatchQueue.main`, not of `Thread.isMainThread`: on Linux, `dispatchMain()` and Swift
-/// Testing drain the main queue on other threads (FACTS.md item 7), and code on the main thread
+/// Testing drain the main queue on other threads (<doc:PlatformNotes>, item 7), and code on the main thread
 /// outside any queue counts as the main queue there too.
 ///
 /// Delayed and repeating work behaves like ``Scheduler/main`` (always queued; each run is

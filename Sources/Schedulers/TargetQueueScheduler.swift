@@ -10,7 +10,7 @@ public final class TargetQueueScheduler: QueueScheduler, @unchecked Sendable {
     /// A scheduler whose new serial queue, labelled `name`, targets `targetQueue`.
     public init(name: String? = nil, targetQueue: DispatchQueue) {
         let name = name ?? Scheduler.anonymousName(for: TargetQueueScheduler.self)
-        // Created with its target: setting a target on an active queue crashes (FACTS.md item 5).
+        // Created with its target: setting a target on an active queue crashes (Platform notes, item 5).
         super.init(name: name, queue: DispatchQueue(label: name, target: targetQueue))
     }
 

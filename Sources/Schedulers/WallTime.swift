@@ -11,7 +11,7 @@ import Musl
 extension QueueScheduler {
     /// The wall-clock dispatch time of `date`, as `dispatch_walltime` would give it.
     ///
-    /// Done naively this traps or silently never fires (FACTS.md item 1), so it clamps:
+    /// Done naively this traps or silently never fires (<doc:PlatformNotes>, item 1), so it clamps:
     /// - NaN → now;
     /// - anything before 1970-01-01T00:00:01 (`distantPast`, the epoch, -infinity), which Dispatch
     ///   would read as "forever", → that second, i.e. long past, so it fires at once;

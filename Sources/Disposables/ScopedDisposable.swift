@@ -7,6 +7,10 @@ public final class ScopedDisposable: Disposable {
     /// The disposable disposed at deinit.
     public let disposable: any Disposable
 
+    /// A scoped disposable that disposes `disposable` when it is deinitialised, or when it is
+    /// disposed first.
+    ///
+    /// - Parameter disposable: the disposable whose lifetime this object's now bounds.
     public init(_ disposable: any Disposable) {
         self.disposable = disposable
     }

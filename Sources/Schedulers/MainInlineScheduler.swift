@@ -72,6 +72,9 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `action` inline (returning nil) when on the main queue with nothing pending here;
     /// otherwise queues it on the main queue behind everything this scheduler queued before.
+    ///
+    /// - Parameter action: the work to run, on the main queue, as this scheduler.
+    /// - Returns: nil when it ran inline; else a disposable that stops it from starting.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         if MainInlineScheduler.isOnMainQueue,
@@ -92,6 +95,11 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Like ``Scheduler/main`` (wall clock, always queued), each run performed as this scheduler.
+    ///
+    /// - Parameters:
+    ///   - date: when to run it, by the wall clock; a past date means as soon as possible.
+    ///   - action: the work to run, on the main queue.
+    /// - Returns: a disposable that stops the action from starting.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         Scheduler.main.schedule(after: date) { [self] in performAsCurrentScheduler(action) }
@@ -99,6 +107,12 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
 
     /// Like ``Scheduler/main``, each tick performed as this scheduler; runs until disposed.
     ///
+    /// - Parameters:
+    ///   - date: the first run, by the wall clock.
+    ///   - interval: seconds between runs.
+    ///   - leeway: how many seconds late a run may be.
+    ///   - action: the work to run each time, on the main queue.
+    /// - Returns: a disposable that stops future runs.
     /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
     @discardableResult
     public override func schedule(

@@ -32,6 +32,9 @@ extension Scheduler {
     /// Where and how it runs is as for ``schedule(after:_:)-(Date,_)``: on a ``QueueScheduler`` on its
     /// queue, as the current scheduler; a disposed action never starts and is released at once.
     ///
+    /// - Parameters:
+    ///   - delay: how long to wait; zero or negative means as soon as possible.
+    ///   - action: the work to run, on this scheduler, as ``Scheduler/current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {

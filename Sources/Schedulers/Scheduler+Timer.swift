@@ -16,6 +16,10 @@ extension Scheduler {
 ///   without it being disposed (a ``TestScheduler`` deinitialised), the stream finishes.
     /// - The ``ImmediateScheduler`` cannot repeat; its timer runs on a background queue.
     ///
+    /// - Parameters:
+    ///   - interval: between ticks, the first one included; greater than zero.
+    ///   - leeway: how late a tick may be, so the system can coalesce wake-ups; zero or more.
+    /// - Returns: the ticks, as the scheduler's dates; iterate it once.
     /// - Precondition: `interval > .zero` and `leeway >= .zero` (the message names this method).
     public func timer(every interval: Duration, leeway: Duration = .zero) -> AsyncStream<Date> {
         RepeatPreconditions.check(interval: interval, leeway: leeway, method: "timer(every:leeway:)")

@@ -23,7 +23,14 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// is, as a GCD quality of service: `high` = userInitiated, `default` = default,
     /// `low` = utility, `background` = background.
     public enum Priority: Sendable {
-        case high, `default`, low, background
+        /// GCD's `.userInitiated`: work the user is waiting for.
+        case high
+        /// GCD's `.default`.
+        case `default`
+        /// GCD's `.utility`: long-running work the user is not waiting for.
+        case low
+        /// GCD's `.background`: maintenance the user does not see.
+        case background
     }
 
     /// A human-readable name, shown in ``description`` and, for queue schedulers, as the queue
@@ -78,6 +85,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Schedules `action` to run as soon as possible, after anything already scheduled.
     ///
+    /// - Parameter action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -86,6 +94,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Schedules `action` to run at or after `date`.
     ///
+    /// - Parameters:
+    ///   - date: when to run it; a past date means as soon as possible.
+    ///   - action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -94,6 +105,11 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Schedules `action` to run `delay` seconds from now. Unless a subclass overrides it, this is
     /// `schedule(after: Date(timeIntervalSinceNow: delay), action)`.
+    ///
+    /// - Parameters:
+    ///   - delay: seconds from now; zero or less means as soon as possible.
+    ///   - action: the work to run, on this scheduler, as ``current``.
+    /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         schedule(after: Date(timeIntervalSinceNow: delay), action)
@@ -125,6 +141,10 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///
     /// Each run happens wherever ``schedule(_:)`` puts it. Memory stays constant however long the
     /// chain runs.
+    ///
+    /// - Parameter action: the work to run each time; it receives `reschedule`, which asks for one
+    ///   more run.
+    /// - Returns: a disposable that stops the chain: no run starts after `dispose()` returns.
     @discardableResult
     open func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
@@ -170,6 +190,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `action` synchronously with ``current`` equal to this scheduler, then restores the
     /// previous value, even when calls nest. Subclasses call this around every action they run.
+    ///
+    /// - Parameter action: the action to run, synchronously, on the calling thread.
     public final func performAsCurrentScheduler(_ action: () -> Void) {
         let previous = CurrentScheduler.slot
         CurrentScheduler.slot = Unmanaged.passUnretained(self).toOpaque()

@@ -15,23 +15,36 @@ extension TestScheduler {
     /// scheduler throws `CancellationError`, as does a sleep whose scheduler is deinitialised
     /// while it waits.
     public struct Clock: _Concurrency.Clock {
+        /// Swift's `Duration`: spans of virtual time convert to seconds as `advance(by:)` adds them.
         public typealias Duration = Swift.Duration
 
         /// A moment of the scheduler's virtual time.
         public struct Instant: InstantProtocol {
+            /// Swift's `Duration`.
             public typealias Duration = Swift.Duration
 
             /// This instant as a date, comparable with ``TestScheduler/now``.
             public var date: Date
 
+            /// The instant at `date` of the scheduler's virtual time.
+            ///
+            /// - Parameter date: the date, as ``TestScheduler/now`` reports it.
             public init(date: Date) {
                 self.date = date
             }
 
+            /// The instant `duration` after this one.
+            ///
+            /// - Parameter duration: the span to add; negative goes back.
+            /// - Returns: the later (or earlier) instant.
             public func advanced(by duration: Duration) -> Instant {
                 Instant(date: date.addingTimeInterval(duration.timeInterval))
             }
 
+            /// The span from this instant to `other`.
+            ///
+            /// - Parameter other: the instant to measure to.
+            /// - Returns: the span, negative when `other` is earlier.
             public func duration(to other: Instant) -> Duration {
                 .seconds(other.date.timeIntervalSince(date))
             }
@@ -60,6 +73,9 @@ extension TestScheduler {
         /// Suspends until the scheduler's virtual time reaches `deadline` (a past deadline: at the
         /// next step). `tolerance` is ignored.
         ///
+        /// - Parameters:
+        ///   - deadline: the virtual time to wake at.
+        ///   - tolerance: ignored.
         /// - Throws: `CancellationError` as soon as the task is cancelled; the wake-up is
         ///   disposed. Also when the scheduler is (or becomes) deinitialised.
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {

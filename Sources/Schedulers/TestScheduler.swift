@@ -29,6 +29,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let core: VirtualTimeCore
 
     /// A scheduler whose ``now`` starts at `startDate`.
+    ///
+    /// - Parameter startDate: the virtual time to start at.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
         core = VirtualTimeCore(now: startDate)
         super.init(name: "org.schedulers.testScheduler")
@@ -55,18 +57,31 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     // MARK: Scheduling
 
     /// Schedules `action` at ``now``, after everything already due then.
+    ///
+    /// - Parameter action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { now in now }
     }
 
     /// Schedules `action` at `date` in virtual time (at ``now`` if `date` is past or NaN).
+    ///
+    /// - Parameters:
+    ///   - date: the virtual time to run it at.
+    ///   - action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { _ in date }
     }
 
     /// Schedules `action` `delay` seconds of virtual time after ``now``.
+    ///
+    /// - Parameters:
+    ///   - delay: seconds of virtual time after ``now``.
+    ///   - action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(delay) }
@@ -75,6 +90,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` at `date`, then every `interval` seconds of virtual time after each run,
     /// until disposed. `leeway` is validated but otherwise ignored.
     ///
+    /// - Parameters:
+    ///   - date: the first run, in virtual time.
+    ///   - interval: seconds of virtual time between runs.
+    ///   - leeway: validated, then ignored.
+    ///   - action: the work to run each time, on the driving thread.
+    /// - Returns: a disposable that stops future runs.
     /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
     @discardableResult
     public override func schedule(
@@ -110,6 +131,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs at most `ticks` pending actions, as ``step()`` would, one after another.
     ///
+    /// - Parameter ticks: the most actions to run.
     /// - Precondition: `ticks` is zero or more.
     public func step(_ ticks: Int) {
         if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }
@@ -128,6 +150,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs, in order, every action due up to `now + interval`, including those scheduled
     /// meanwhile, then leaves ``now`` there. A negative interval runs what is due at ``now``.
+    ///
+    /// - Parameter interval: seconds of virtual time.
     public func advance(by interval: TimeInterval) {
         let target = core.state.withLock { state in
             interval.isNaN ? state.now : state.now.addingTimeInterval(interval)
@@ -138,6 +162,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
     /// moves ``now`` to `date`. A date before ``now`` (or NaN) runs what is due at ``now`` and
     /// leaves it unchanged.
+    ///
+    /// - Parameter date: the virtual time to run up to.
     public func advance(to date: Date) {
         let target = core.state.withLock { state in
             date.timeIntervalSinceReferenceDate.isNaN ? state.now : max(date, state.now)

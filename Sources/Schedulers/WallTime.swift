@@ -20,6 +20,9 @@ extension QueueScheduler {
     /// - nanoseconds kept within 0...999_999_999.
     ///
     /// It never traps, and a past date always means "now", never "never".
+    ///
+    /// - Parameter date: any date, NaN and infinities included.
+    /// - Returns: the dispatch wall time to wait for, never `DISPATCH_TIME_FOREVER` for a past date.
     public static func wallTime(with date: Date) -> DispatchWallTime {
         let seconds = date.timeIntervalSince1970
         if seconds.isNaN { return .now() }

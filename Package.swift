@@ -1,4 +1,5 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
+// 6.2: the tests use Swift Testing's exit tests, which arrived with it (README: Requirements).
 import PackageDescription
 
 // The library ships with no package dependencies at all: benchmarks, integrations and examples

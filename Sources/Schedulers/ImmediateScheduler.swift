@@ -71,7 +71,13 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
 
     /// Blocks the calling thread until `delay` has passed on the monotonic clock, then runs
     /// `action` on it. Returns nil.
-    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    ///
+    /// - Parameters:
+    ///   - delay: how long to block first; zero or negative: not at all.
+    ///   - action: the work to run on the calling thread.
+    /// - Returns: nil: the action has run.
+    @discardableResult
+    public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let deadline = Double(DispatchTime.now().uptimeNanoseconds) + Double(delay.clampedNanoseconds)
         ImmediateScheduler.block(whileRemaining: { (deadline - Double(DispatchTime.now().uptimeNanoseconds)) / 1e9 })
         action()
@@ -79,8 +85,16 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Not supported: stops with a precondition failure, since the call could never return.
-    override func scheduleMonotonic(
-        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+    ///
+    /// - Parameters:
+    ///   - delay: unused.
+    ///   - interval: named in the failure message.
+    ///   - leeway: unused.
+    ///   - action: never run.
+    /// - Returns: never returns.
+    @discardableResult
+    public override func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         badInput(
@@ -165,15 +179,3 @@ private final class ImmediateRecursion: @unchecked Sendable {
         if startLoop { loop(iterations: 1) }
     }
 }
-
-#if canImport(Darwin)
-import Darwin
-private func currentThreadIdentity() -> UInt { UInt(bitPattern: pthread_self()) }
-#else
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-private func currentThreadIdentity() -> UInt { UInt(pthread_self()) }
-#endif

@@ -37,7 +37,8 @@ private let mainInlineScheduler = MainInlineScheduler()
 /// outside any queue counts as the main queue there too.
 ///
 /// Delayed and repeating work behaves like ``Scheduler/main`` (always queued; each run is
-/// performed as this scheduler) and does not count as pending. ``Scheduler/main`` itself stays
+/// performed as this scheduler; dates on the wall clock, `Duration`s on the monotonic clock, see
+/// ``Scheduler/now``) and does not count as pending. ``Scheduler/main`` itself stays
 /// always-asynchronous, as in RAC.
 ///
 /// ``Scheduler/scheduleRecursive(_:)`` follows from the rule: each reschedule is a `schedule`
@@ -120,6 +121,37 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         Scheduler.main.schedule(after: date, repeatingEvery: interval, withLeeway: leeway) { [self] in
+            performAsCurrentScheduler(action)
+        }
+    }
+
+    /// Like ``Scheduler/main``: on the monotonic clock, always queued, run as this scheduler.
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait before running `action`.
+    ///   - action: the work to run on the main queue.
+    /// - Returns: a disposable that stops the action from starting.
+    @discardableResult
+    public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        Scheduler.main.schedule(after: delay) { [self] in performAsCurrentScheduler(action) }
+    }
+
+    /// Like ``Scheduler/main``: on the monotonic clock, each tick run as this scheduler, until
+    /// disposed.
+    ///
+    /// - Parameters:
+    ///   - delay: until the first run.
+    ///   - interval: between runs; must be greater than zero.
+    ///   - leeway: how late a run may be; zero or more.
+    ///   - action: the work to run on the main queue at every tick.
+    /// - Returns: a disposable that cancels the timer and releases `action`.
+    /// - Precondition: `interval > .zero` and `leeway >= .zero`.
+    @discardableResult
+    public override func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        Scheduler.main.schedule(after: delay, repeatingEvery: interval, leeway: leeway) { [self] in
             performAsCurrentScheduler(action)
         }
     }

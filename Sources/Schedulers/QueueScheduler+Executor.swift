@@ -15,6 +15,15 @@ import Dispatch
 /// - ``isIsolatingCurrentContext()`` and ``checkIsolated()`` recognise the queue (a
 ///   `DispatchSpecificKey`), so `actor.assumeIsolated` / `MainActor`-style checks work inside a
 ///   plain `schedule { }` action on it, not only inside jobs.
+///
+/// **A concurrent queue is not serial isolation.** A `QueueScheduler` over a concurrent queue you
+/// pass yourself still conforms to `SerialExecutor` (Swift has no conditional conformance on a
+/// run-time property, and Dispatch cannot say whether a queue is serial), and every job it runs,
+/// a preferring task's included, runs "isolated to" it. On such a queue that claim is false: two
+/// jobs may run at once, and ``checkIsolated()`` / ``isIsolatingCurrentContext()`` answer only
+/// "is this code on the queue". Use such a scheduler as a `TaskExecutor` for nonisolated code,
+/// never as an actor's executor, and do not rely on `assumeIsolated` there. A
+/// ``TargetQueueScheduler`` is always serial, so all of this holds for it exactly.
 extension QueueScheduler: SerialExecutor, TaskExecutor {
     /// Runs `job` on ``queue`` as the current scheduler, isolated to this executor and with it as
     /// the task executor. Called by the runtime, from any thread.

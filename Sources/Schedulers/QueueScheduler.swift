@@ -5,9 +5,9 @@ import Foundation
 /// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
 /// - ``schedule(after:_:)-(Date,_)`` converts the date with ``wallTime(with:)`` (wall clock, like
 ///   `dispatch_walltime`: it counts across sleep and follows clock changes).
-/// - The `Duration` overloads (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
+/// - The `Duration` forms (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
 ///   `timer(every:)`) use `DispatchTime` instead: the monotonic uptime clock, which ignores clock
-///   changes and stops while the machine sleeps. See Scheduler+Duration.swift.
+///   changes and stops while the machine sleeps. ``Scheduler/now`` says which clock each method uses.
 /// - It is also a `SerialExecutor` and a `TaskExecutor` (QueueScheduler+Executor.swift).
 /// - A disposed action never starts, and its closure is released at disposal, not at its due time.
 /// - Repeating work is a `DispatchSourceTimer` with the given leeway. Every tick runs as the
@@ -57,6 +57,9 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     open override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let scheduled = ScheduledAction(scheduler: self, action: action)
         if date.timeIntervalSinceNow > 0 {
+            #if DEBUG
+            ClockProbe.record(.wall)
+            #endif
             queue.asyncAfter(wallDeadline: QueueScheduler.wallTime(with: date)) { scheduled.run() }
         } else {
             // Already due (or NaN): exactly what Dispatch does with a past deadline, minus the
@@ -83,6 +86,9 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
+        #if DEBUG
+        ClockProbe.record(.wall)
+        #endif
         return RepeatingTimer(
             scheduler: self, start: QueueScheduler.wallTime(with: date),
             intervalNanoseconds: RepeatPreconditions.nanoseconds(interval),
@@ -92,20 +98,46 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
-    // MARK: Monotonic time (Scheduler+Duration.swift; the work is in QueueScheduler+Duration.swift)
+    // MARK: Durations: the monotonic clock (Time/QueueScheduler+UptimeClock.swift)
 
-    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        guard schedulesDurationsItself else { return super.scheduleMonotonic(after: delay, action) }
+    /// Runs `action` on ``queue`` once `delay` has passed on the monotonic clock (`DispatchTime`;
+    /// see ``Scheduler/now``). A zero or negative delay is one `async`. Disposing it before then
+    /// stops it and releases it at once.
+    ///
+    /// A subclass that does not override this gets ``Scheduler``'s default instead, which goes
+    /// through its own Date-based methods.
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait before running `action`.
+    ///   - action: the work to run on ``queue``.
+    /// - Returns: a disposable that stops the action from starting.
+    @discardableResult
+    open override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        guard schedulesDurationsItself else { return super.schedule(after: delay, action) }
         return scheduleOnUptimeClock(after: delay, action)
     }
 
-    override func scheduleMonotonic(
-        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+    /// Runs `action` on ``queue`` first once `delay` has passed on the monotonic clock, then every
+    /// `interval`, until disposed: a `DispatchSourceTimer` with the given leeway. See the type's
+    /// documentation for its lifetime. A subclass that does not override this gets
+    /// ``Scheduler``'s default instead, which goes through its own Date-based repeating method.
+    ///
+    /// - Parameters:
+    ///   - delay: until the first run; zero or negative means as soon as possible.
+    ///   - interval: between runs; must be greater than zero.
+    ///   - leeway: how late a run may be; zero or more.
+    ///   - action: the work to run on ``queue`` at every tick.
+    /// - Returns: a disposable that cancels the timer and releases `action`.
+    /// - Precondition: `interval > .zero` and `leeway >= .zero`.
+    @discardableResult
+    open override func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         guard schedulesDurationsItself else {
-            return super.scheduleMonotonic(after: delay, repeatingEvery: interval, leeway: leeway, action)
+            return super.schedule(after: delay, repeatingEvery: interval, leeway: leeway, action)
         }
+        RepeatPreconditions.check(interval: interval, leeway: leeway)
         return scheduleOnUptimeClock(after: delay, repeatingEvery: interval, leeway: leeway, action)
     }
 }

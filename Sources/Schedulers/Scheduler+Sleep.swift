@@ -16,9 +16,16 @@ extension Scheduler {
     ///   thrown if the scheduler releases the wake-up without running it (a deinitialised
     ///   ``TestScheduler``).
     ///
+    /// On a ``TestScheduler``, the calling task must run on the scheduler (prefer it with
+    /// `Task(executorPreference:)`, or start it inside ``TestScheduler/withCapturedTasks(_:)``):
+    /// a task running elsewhere wakes when the scheduler is driven but then continues beside
+    /// the driving thread, which no test can make deterministic, so the scheduler prints a
+    /// warning to stderr naming both fixes (once per scheduler).
+    ///
     /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
     /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.
     public func sleep(for duration: Duration) async throws {
+        if let test = self as? TestScheduler { DetachedSleepWarning.check(test, call: "sleep(for:)") }
         let target = asyncTarget
         try await Sleeper.sleep { wake in target.schedule(after: duration, wake) }
     }
@@ -28,8 +35,10 @@ extension Scheduler {
     /// counts), virtual time on a ``TestScheduler``. A past date resumes as soon as possible.
     ///
     /// - Parameter date: when to resume, on this scheduler's clock.
-    /// - Throws: `CancellationError`, as ``sleep(for:)``.
+    /// - Throws: `CancellationError`, as ``sleep(for:)``, which also says when a
+    ///   ``TestScheduler`` warns.
     public func sleep(until date: Date) async throws {
+        if let test = self as? TestScheduler { DetachedSleepWarning.check(test, call: "sleep(until:)") }
         let target = asyncTarget
         try await Sleeper.sleep { wake in target.schedule(after: date, wake) }
     }
@@ -40,10 +49,10 @@ extension Scheduler {
         self is ImmediateScheduler ? immediateAsyncScheduler : self
     }
 
-    /// The date a tick reports: the virtual `now` when a ``TestScheduler`` runs it, else the
-    /// wall clock's.
+    /// The date a tick reports: the running scheduler's ``now`` (virtual on a ``TestScheduler``
+    /// or a virtual-time subclass), else the wall clock's.
     static var currentDate: Date {
-        (CurrentScheduler.value as? TestScheduler)?.now ?? Date()
+        CurrentScheduler.value?.now ?? Date()
     }
 }
 

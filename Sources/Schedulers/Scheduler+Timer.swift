@@ -1,53 +1,28 @@
 import Foundation
 
 extension Scheduler {
-    /// A stream of dates: the first one `interval` after this call, then one every `interval`,
+    /// A sequence of dates: the first one `interval` after this call, then one every `interval`,
     /// measured like `schedule(after: Duration, repeatingEvery:)` (the monotonic clock on a queue
     /// scheduler, virtual time on a ``TestScheduler``).
     ///
     /// - Each element is the scheduler's current date when the tick runs: `Date()` on a queue
     ///   scheduler, the virtual ``TestScheduler/now`` on a test scheduler.
     /// - Ticks run on this scheduler as its current scheduler. A consumer that falls behind gets
-    ///   the latest date only (the stream buffers one), like a Dispatch timer coalescing ticks;
-    ///   a consumer on a ``TestScheduler`` executor keeps up with every tick.
-    /// - Finishing the iteration (`break`, the consuming task cancelled) or dropping the stream
-    ///   disposes the timer, which then releases everything it holds. Until then the timer runs,
-    ///   whether or not the scheduler object is retained. If the scheduler drops the timer
-///   without it being disposed (a ``TestScheduler`` deinitialised), the stream finishes.
+    ///   the latest date only (one is buffered), like a Dispatch timer coalescing ticks; a
+    ///   consumer on a ``TestScheduler`` (preferring it, or captured by
+    ///   ``TestScheduler/withCapturedTasks(_:)``) keeps up with every tick.
+    /// - The timer belongs to the iterator, not to the sequence: see ``TimerSequence`` for when
+    ///   it starts and stops. This call itself schedules nothing.
     /// - The ``ImmediateScheduler`` cannot repeat; its timer runs on a background queue.
     ///
     /// - Parameters:
-    ///   - interval: between ticks, the first one included; greater than zero.
-    ///   - leeway: how late a tick may be, so the system can coalesce wake-ups; zero or more.
-    /// - Returns: the ticks, as the scheduler's dates; iterate it once.
+    ///   - interval: The time between ticks, and before the first.
+    ///   - leeway: How late a tick may come, for the scheduler to coalesce wake-ups (ignored by a
+    ///     ``TestScheduler``).
+    /// - Returns: A sequence whose every iteration runs a timer of its own.
     /// - Precondition: `interval > .zero` and `leeway >= .zero` (the message names this method).
-    public func timer(every interval: Duration, leeway: Duration = .zero) -> AsyncStream<Date> {
+    public func timer(every interval: Duration, leeway: Duration = .zero) -> TimerSequence {
         RepeatPreconditions.check(interval: interval, leeway: leeway, method: "timer(every:leeway:)")
-        let (stream, continuation) = AsyncStream.makeStream(of: Date.self, bufferingPolicy: .bufferingNewest(1))
-        let ticks = TimerTicks(continuation: continuation)
-        let timer = asyncTarget.schedule(after: interval, repeatingEvery: interval, leeway: leeway) {
-            ticks.tick()
-        }
-        continuation.onTermination = { _ in timer?.dispose() }
-        return stream
-    }
-}
-
-/// What a timer's repeating action holds. Released with the action (on disposal, or when a
-/// ``TestScheduler`` is deinitialised with the timer pending), it finishes the stream, so a
-/// consumer is never left waiting for ticks that can no longer come.
-private final class TimerTicks: Sendable {
-    private let continuation: AsyncStream<Date>.Continuation
-
-    init(continuation: AsyncStream<Date>.Continuation) {
-        self.continuation = continuation
-    }
-
-    func tick() {
-        continuation.yield(Scheduler.currentDate)
-    }
-
-    deinit {
-        continuation.finish()
+        return TimerSequence(scheduler: self, interval: interval, leeway: leeway)
     }
 }

@@ -14,7 +14,9 @@ import Foundation
 ///
 /// Subclasses override ``schedule(_:)``, ``schedule(after:_:)-(Date,_)`` and
 /// ``schedule(after:repeatingEvery:withLeeway:_:)``, and run each action inside
-/// ``performAsCurrentScheduler(_:)`` so that ``current`` is right while it runs.
+/// ``performAsCurrentScheduler(_:)`` so that ``current`` is right while it runs. A subclass that
+/// keeps its own time overrides ``now`` too, and one that stores its pending work itself
+/// overrides ``storesPendingWork``; the relative and `Duration` forms then follow from those.
 open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     // `@unchecked`: the only stored property is an immutable String; subclasses that add
     // mutable state guard it themselves (every one in this package keeps it in a `Lock`, a TSan-visible Mutex).
@@ -103,16 +105,17 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
         Scheduler.subclassMustOverride(self, "schedule(after:_:)")
     }
 
-    /// Schedules `action` to run `delay` seconds from now. Unless a subclass overrides it, this is
-    /// `schedule(after: Date(timeIntervalSinceNow: delay), action)`.
+    /// Schedules `action` to run `delay` seconds after ``now``. Unless a subclass overrides it,
+    /// this is `schedule(after: now.addingTimeInterval(delay), action)`, so it counts on this
+    /// scheduler's own clock (see ``now``).
     ///
     /// - Parameters:
-    ///   - delay: seconds from now; zero or less means as soon as possible.
+    ///   - delay: seconds after ``now``; zero or less means as soon as possible.
     ///   - action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        schedule(after: Date(timeIntervalSinceNow: delay), action)
+        schedule(after: now.addingTimeInterval(delay), action)
     }
 
     /// Schedules `action` to run first at `date`, then every `interval` seconds until disposed.
@@ -152,30 +155,94 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
         RecursiveChain.start(on: self, action)
     }
 
-    // MARK: Monotonic time (internal hooks)
+    // MARK: Time
 
-    // The `Duration` overloads (Scheduler+Duration.swift) are extension methods, which Swift
-    // does not let subclasses override, so each forwards to one of these hooks after checking its
-    // arguments. The schedulers of this module override them in their class bodies; a subclass
-    // from outside the module cannot, and gets these defaults, which go through its own
-    // Date-based methods so that its overrides see every action.
+    /// This scheduler's notion of the current time: `Date()` unless a subclass overrides it; a
+    /// ``TestScheduler``'s virtual time.
+    ///
+    /// ## How a scheduler tells time
+    ///
+    /// Every relative method counts from one of three clocks, and which one is decided here and
+    /// in the overrides this documents, nowhere else:
+    ///
+    /// | Method | Default (a subclass of your own) | Package's GCD schedulers | ``TestScheduler`` |
+    /// |---|---|---|---|
+    /// | ``schedule(after:_:)-(Date,_)``, repeating `after: Date` | the subclass's | wall clock (`DispatchWallTime`) | virtual |
+    /// | ``schedule(afterDelay:_:)`` | `now + delay` | wall clock (`now` is `Date()`) | virtual |
+    /// | `Duration` forms, `sleep(for:)`, `timer(every:)` | `now + delay`, through the Date-based methods | monotonic (`DispatchTime`) | virtual |
+    ///
+    /// - **Wall clock** (`DispatchWallTime`, `Date`): a deadline is a moment of the calendar. If the
+    ///   system clock is set forward an hour, a deadline an hour away fires at once; set back, it
+    ///   fires an hour late. Time the machine spends asleep counts. Use it for "at 9:00".
+    /// - **Monotonic clock** (`DispatchTime`: `CLOCK_MONOTONIC` on Linux, `mach_absolute_time` on
+    ///   Apple platforms, the clock of `SuspendingClock`): clock changes do not affect it, but it
+    ///   stops while the machine sleeps. Use it for delays, timeouts and periods.
+    /// - **Virtual** (``TestScheduler``, or a subclass of your own that overrides `now`): nothing
+    ///   passes until the test drives the scheduler.
+    ///
+    /// The package's GCD schedulers are ``QueueScheduler`` and ``TargetQueueScheduler`` themselves,
+    /// ``Scheduler/main`` and ``Scheduler/mainInline``. A subclass of ``QueueScheduler`` that does
+    /// not override the `Duration` forms gets the defaults, so they go through its own Date-based
+    /// methods (RACQueueScheduler+Subclass: its overrides see every action). The
+    /// ``SubscriptionScheduler`` uses the clock of `Scheduler.current ?? its background scheduler`.
+    /// The ``ImmediateScheduler`` blocks the calling thread until the deadline (monotonic for a
+    /// `Duration`, wall clock for a date) and cannot repeat.
+    ///
+    /// The files that implement this are in `Sources/Schedulers/Time/`.
+    open var now: Date {
+        Date()
+    }
 
-    /// Runs `action` after `delay`. Default: `schedule(afterDelay:)`, i.e. this scheduler's own
-    /// notion of time (the wall clock, for a subclass that does not say otherwise).
-    func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    /// Schedules `action` to run once `delay` has passed on this scheduler's clock: monotonic on the
+    /// package's GCD schedulers, virtual on a ``TestScheduler`` (see ``now``). A zero or negative
+    /// delay means as soon as possible.
+    ///
+    /// Where and how it runs is as for ``schedule(after:_:)-(Date,_)``: on a ``QueueScheduler`` on its
+    /// queue, as the current scheduler; a disposed action never starts and is released at once.
+    ///
+    /// Default: ``schedule(afterDelay:_:)`` with the delay in seconds, i.e. `now + delay` through
+    /// the Date-based method.
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait before running `action`.
+    ///   - action: the work to run.
+    /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
+    @discardableResult
+    open func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         schedule(afterDelay: delay.timeInterval, action)
     }
 
-    /// Runs `action` after `delay`, then every `interval`. The arguments are already checked.
-    /// Default: the Date-based repeating method, starting `delay` from now.
-    func scheduleMonotonic(
-        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+    /// Schedules `action` to run first once `delay` has passed on this scheduler's clock
+    /// (monotonic on the package's GCD schedulers, virtual on a ``TestScheduler``; see ``now``),
+    /// then every `interval`, until disposed.
+    ///
+    /// Like the Date-based ``schedule(after:repeatingEvery:withLeeway:_:)``, it runs until disposed
+    /// whether or not anyone retains the returned disposable (on a ``QueueScheduler``, even when
+    /// the scheduler object is released), every run as the current scheduler.
+    ///
+    /// Default: the Date-based repeating method, starting at `now + delay`.
+    ///
+    /// - Parameters:
+    ///   - delay: until the first run; zero or negative means as soon as possible.
+    ///   - interval: between runs; must be greater than zero.
+    ///   - leeway: how late a run may be, so the system can coalesce wake-ups; zero or more.
+    ///     A ``TestScheduler`` ignores it.
+    ///   - action: the work to run at every occurrence.
+    /// - Returns: a disposable that stops future runs. A run already in progress completes.
+    /// - Precondition: `interval > .zero` and `leeway >= .zero`; the message names this method
+    ///   and the value. Not supported on the ``ImmediateScheduler`` (a precondition failure).
+    @discardableResult
+    open func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        schedule(
-            after: Date(timeIntervalSinceNow: delay.timeInterval), repeatingEvery: interval.timeInterval,
+        RepeatPreconditions.check(interval: interval, leeway: leeway)
+        return schedule(
+            after: now.addingTimeInterval(delay.timeInterval), repeatingEvery: interval.timeInterval,
             withLeeway: leeway.timeInterval, action)
     }
+
+    // MARK: Lifetime
 
     /// True for a scheduler that keeps its pending work in memory it owns (a virtual-time queue)
     /// instead of handing it to a GCD queue. Work scheduled on such a scheduler (a

@@ -66,17 +66,36 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
         target.schedule(after: date, repeatingEvery: interval, withLeeway: leeway, action)
     }
 
-    /// On `Scheduler.current ?? background`, in that scheduler's time.
-    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        target.scheduleMonotonic(after: delay, action)
+    /// `Scheduler.current ?? background`'s ``Scheduler/now``: the clock its relative methods use.
+    public override var now: Date {
+        target.now
     }
 
     /// On `Scheduler.current ?? background`, in that scheduler's time.
-    override func scheduleMonotonic(
-        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+    ///
+    /// - Parameters:
+    ///   - delay: how long to wait, on that scheduler's clock.
+    ///   - action: the work to run there.
+    /// - Returns: that scheduler's disposable.
+    @discardableResult
+    public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        target.schedule(after: delay, action)
+    }
+
+    /// On `Scheduler.current ?? background`, in that scheduler's time.
+    ///
+    /// - Parameters:
+    ///   - delay: until the first run, on that scheduler's clock.
+    ///   - interval: between runs; must be greater than zero.
+    ///   - leeway: how late a run may be; zero or more.
+    ///   - action: the work to run there at every occurrence.
+    /// - Returns: that scheduler's disposable.
+    @discardableResult
+    public override func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        target.scheduleMonotonic(after: delay, repeatingEvery: interval, leeway: leeway, action)
+        target.schedule(after: delay, repeatingEvery: interval, leeway: leeway, action)
     }
 
     private var target: Scheduler {

@@ -33,21 +33,45 @@ extension TestScheduler {
                 self.date = date
             }
 
-            /// The instant `duration` after this one.
+            /// This instant moved by `duration`. Saturates instead of trapping: a result
+            /// beyond `Double`'s finite range stays at its largest (or smallest) finite value.
             ///
-            /// - Parameter duration: the span to add; negative goes back.
-            /// - Returns: the later (or earlier) instant.
+            /// - Parameter duration: How far to move (negative: back).
+            /// - Returns: The moved instant.
             public func advanced(by duration: Duration) -> Instant {
-                Instant(date: date.addingTimeInterval(duration.timeInterval))
+                let seconds = date.timeIntervalSinceReferenceDate + duration.timeInterval
+                if seconds.isInfinite {
+                    let limit = seconds > 0 ? Double.greatestFiniteMagnitude : -.greatestFiniteMagnitude
+                    return Instant(date: Date(timeIntervalSinceReferenceDate: limit))
+                }
+                return Instant(date: Date(timeIntervalSinceReferenceDate: seconds))
             }
 
-            /// The span from this instant to `other`.
+            /// The span from this instant to `other`. Saturates instead of trapping: a span
+            /// longer than `Int64.max` seconds (after `advance(by: 1e300)`, say) is
+            /// ``Instant/longestDuration`` (or its negation), the longest whose `components` can
+            /// still be read.
             ///
-            /// - Parameter other: the instant to measure to.
-            /// - Returns: the span, negative when `other` is earlier.
+            /// - Parameter other: The instant to measure to.
+            /// - Returns: `other - self`, saturated.
             public func duration(to other: Instant) -> Duration {
-                .seconds(other.date.timeIntervalSince(date))
+                let seconds = other.date.timeIntervalSince(date)
+                if seconds.isNaN { return .zero }
+                if seconds >= Self.longestSeconds { return Self.longestDuration }
+                if seconds <= -Self.longestSeconds { return .zero - Self.longestDuration }
+                return .seconds(seconds)
             }
+
+            /// The longest span ``duration(to:)`` returns: `Int64.max` seconds and just under
+            /// one more. `Duration` itself reaches further, but its `components` (seconds as an
+            /// `Int64`) would then trap.
+            public static var longestDuration: Duration {
+                Duration(secondsComponent: .max, attosecondsComponent: 999_999_999_999_999_999)
+            }
+
+            /// `Int64.max` as a `Double` (which rounds it up to 2^63): any span from there on
+            /// saturates.
+            private static var longestSeconds: Double { 9_223_372_036_854_775_808 }
 
             public static func < (lhs: Instant, rhs: Instant) -> Bool {
                 lhs.date < rhs.date
@@ -73,14 +97,19 @@ extension TestScheduler {
         /// Suspends until the scheduler's virtual time reaches `deadline` (a past deadline: at the
         /// next step). `tolerance` is ignored.
         ///
+        /// A task that sleeps here while running elsewhere than on the scheduler (neither
+        /// preferring it nor captured by ``TestScheduler/withCapturedTasks(_:)``) makes the
+        /// scheduler print a warning to stderr, once per scheduler, as `sleep(for:)` does.
+        ///
         /// - Parameters:
-        ///   - deadline: the virtual time to wake at.
-        ///   - tolerance: ignored.
+        ///   - deadline: The virtual instant to wake at.
+        ///   - tolerance: Ignored.
         /// - Throws: `CancellationError` as soon as the task is cancelled; the wake-up is
         ///   disposed. Also when the scheduler is (or becomes) deinitialised.
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
+            if let scheduler { DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)") }
             try await Sleeper.sleep { [self] wake in scheduler?.schedule(after: deadline.date, wake) }
         }
     }

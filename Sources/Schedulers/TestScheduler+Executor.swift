@@ -29,7 +29,12 @@ extension TestScheduler: TaskExecutor {
     ///
     /// - Parameter job: the job to run when the scheduler is driven.
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        enqueueCaptured(UnownedJob(job))
+    }
+
+    /// Queues `job` like ``schedule(_:)``: the one path for the jobs of a task that prefers this
+    /// scheduler and for those ``withCapturedTasks(_:)`` captures.
+    func enqueueCaptured(_ job: UnownedJob) {
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
         _ = core.enqueue(interval: nil, action: { job.runSynchronously(on: executor) }) { now in now }

@@ -18,6 +18,11 @@ import Synchronization
 /// - **Threads.** Thread-safe: any thread may schedule or dispose while another drives it.
 ///   Actions run on the driving thread, as ``Scheduler/current``, outside the scheduler's lock,
 ///   so they may schedule, dispose, or drive the scheduler further.
+/// - **Serial.** Like every scheduler here, it never runs two actions at once. Driving is
+///   serial: a thread that calls ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)`` or
+///   ``advance(to:)`` while another thread is inside one of them waits until that call returns.
+///   (So an action must not wait for another thread that drives this scheduler.) An action that
+///   drives the scheduler itself, on its own thread, does not wait.
 /// - **Disposal.** A disposed action is released at once and skipped when its time comes; it
 ///   uses up no step.
 /// - **Lifetime.** Nothing pending keeps the scheduler alive. When it is deinitialised, pending
@@ -28,10 +33,18 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Shared with ``Clock`` and with pending actions, which must not keep the scheduler alive.
     let core: VirtualTimeCore
 
+    /// Makes driving serial across threads (see "Serial" above).
+    private let driver = DriverLock()
+
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
-    /// - Parameter startDate: the virtual time to start at.
+    /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are
+    ///   ordinary dates.
+    /// - Precondition: `startDate` is finite (not NaN or infinite); the message names the value.
     public init(startDate: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        if !startDate.timeIntervalSinceReferenceDate.isFinite {
+            badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
+        }
         core = VirtualTimeCore(now: startDate)
         super.init(name: "org.schedulers.testScheduler")
     }
@@ -43,8 +56,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// True: pending work lives in this scheduler's queue, so it must not hold the scheduler.
     public override var storesPendingWork: Bool { true }
 
-    /// The virtual time.
-    public var now: Date {
+    /// The virtual time: where the test has driven the scheduler to, and while an action runs,
+    /// that action's due date. Never infinite, never moving backwards.
+    public override var now: Date {
         core.state.withLock { $0.now }
     }
 
@@ -108,15 +122,34 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     // MARK: Durations (virtual, like everything here)
 
-    override func scheduleMonotonic(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    /// Schedules `action` `delay` of virtual time after ``now``.
+    ///
+    /// - Parameters:
+    ///   - delay: virtual time to wait; zero or negative means at ``now``.
+    ///   - action: the work to run on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it at once.
+    @discardableResult
+    public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let seconds = delay.timeInterval
         return core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(seconds) }
     }
 
-    override func scheduleMonotonic(
-        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
+    /// Schedules `action` `delay` of virtual time after ``now``, then every `interval` of virtual
+    /// time after each run, until disposed. `leeway` is validated but otherwise ignored.
+    ///
+    /// - Parameters:
+    ///   - delay: until the first run; zero or negative means at ``now``.
+    ///   - interval: between runs; must be greater than zero.
+    ///   - leeway: zero or more; ignored.
+    ///   - action: the work to run on the driving thread at every occurrence.
+    /// - Returns: a disposable that stops future runs and releases `action`.
+    /// - Precondition: `interval > .zero` and `leeway >= .zero`.
+    @discardableResult
+    public override func schedule(
+        after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
+        RepeatPreconditions.check(interval: interval, leeway: leeway)
         let seconds = delay.timeInterval
         return core.enqueue(interval: interval.timeInterval, action: action) { now in now.addingTimeInterval(seconds) }
     }
@@ -126,7 +159,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs the earliest pending action, moving ``now`` forward to its date if that is later.
     /// Does nothing when none is pending. Disposed actions are skipped and use up no step.
     public func step() {
-        _ = runNext(through: nil)
+        driver.drive { _ = runNext(through: nil) }
     }
 
     /// Runs at most `ticks` pending actions, as ``step()`` would, one after another.
@@ -135,8 +168,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Precondition: `ticks` is zero or more.
     public func step(_ ticks: Int) {
         if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }
-        for _ in 0..<ticks {
-            guard runNext(through: nil) else { return }
+        driver.drive {
+            for _ in 0..<ticks {
+                guard runNext(through: nil) else { return }
+            }
         }
     }
 
@@ -145,32 +180,50 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Never returns while a repeating action is live: dispose it from one of the actions, or
     /// use ``advance(by:)`` instead.
     public func stepAll() {
-        while runNext(through: nil) {}
+        driver.drive { while runNext(through: nil) {} }
     }
 
     /// Runs, in order, every action due up to `now + interval`, including those scheduled
     /// meanwhile, then leaves ``now`` there. A negative interval runs what is due at ``now``.
     ///
-    /// - Parameter interval: seconds of virtual time.
+    /// An infinite interval runs everything pending, like ``stepAll()`` (never returning while a
+    /// repeating action is live), and leaves ``now`` at the last action's date, never at infinity.
+    ///
+    /// - Parameter interval: seconds of virtual time; not NaN.
+    /// - Precondition: `interval` is not NaN; the message names the method and the value.
     public func advance(by interval: TimeInterval) {
-        let target = core.state.withLock { state in
-            interval.isNaN ? state.now : state.now.addingTimeInterval(interval)
+        if interval.isNaN { badInput("TestScheduler.advance(by:): the interval must not be NaN, got \(interval)") }
+        driver.drive {
+            let target = core.state.withLock { state in state.now.timeIntervalSinceReferenceDate + interval }
+            run(through: target)
         }
-        advance(to: target)
     }
 
     /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
-    /// moves ``now`` to `date`. A date before ``now`` (or NaN) runs what is due at ``now`` and
-    /// leaves it unchanged.
+    /// moves ``now`` to `date`. A date before ``now`` runs what is due at ``now`` and leaves it
+    /// unchanged.
     ///
-    /// - Parameter date: the virtual time to run up to.
+    /// An infinite date runs everything pending, like ``stepAll()`` (never returning while a
+    /// repeating action is live), and leaves ``now`` at the last action's date, never at
+    /// infinity. `Date.distantFuture` is an ordinary finite date.
+    ///
+    /// - Parameter date: the virtual time to reach; not NaN.
+    /// - Precondition: `date` is not NaN; the message names the method and the value.
     public func advance(to date: Date) {
-        let target = core.state.withLock { state in
-            date.timeIntervalSinceReferenceDate.isNaN ? state.now : max(date, state.now)
-        }
-        while runNext(through: target) {}
+        let target = date.timeIntervalSinceReferenceDate
+        if target.isNaN { badInput("TestScheduler.advance(to:): the date must not be NaN, got \(target)") }
+        driver.drive { run(through: target) }
+    }
+
+    /// Runs everything due up to `target` (seconds since the reference date), then moves `now`
+    /// there if that is later and finite. Called while driving.
+    private func run(through target: TimeInterval) {
+        // Never backwards: an earlier target (-infinity included) runs what is due at `now`.
+        let limit = core.state.withLock { state in max(Date(timeIntervalSinceReferenceDate: target), state.now) }
+        while runNext(through: limit) {}
+        guard limit.timeIntervalSinceReferenceDate.isFinite else { return }
         core.state.withLock { state in
-            if target > state.now { state.now = target }
+            if limit > state.now { state.now = limit }
         }
     }
 
@@ -292,8 +345,9 @@ final class VirtualTimeCore: Sendable {
     }
 
     private func push(_ item: VirtualAction, at date: Date, sequence: UInt64, into state: inout State) {
-        // Forward-only time: a past (or NaN) date is due now.
-        let time = date.timeIntervalSinceReferenceDate
+        // Forward-only time: a past (or NaN) date is due now. An infinite date becomes the
+        // largest finite one, so that running it never makes `now` infinite.
+        let time = min(date.timeIntervalSinceReferenceDate, .greatestFiniteMagnitude)
         let now = state.now.timeIntervalSinceReferenceDate
         state.queue.push(.init(time: time >= now ? time : now, sequence: sequence, item: item))
         item.isQueued = true

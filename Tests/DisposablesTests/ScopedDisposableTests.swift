@@ -53,6 +53,37 @@ import TestSupport
         #expect(runs.value == 1, "deinit after an early dispose runs nothing more")
     }
 
+    // Turn 2: a user-defined disposable need not be idempotent; the scoped one disposes it once
+    // however often it is disposed, and not again at deinit.
+    @Test func disposesANonIdempotentDisposableOnceAcrossDisposeCallsAndDeinit() {
+        let spy = SpyDisposable()
+        do {
+            let scoped = ScopedDisposable(spy)
+            scoped.dispose()
+            scoped.dispose()
+            #expect(scoped.isDisposed)
+            #expect(spy.disposeCount == 1)
+        }
+        #expect(spy.disposeCount == 1, "deinit after explicit disposal disposes nothing more")
+    }
+
+    @Test func disposesANonIdempotentDisposableOnceAtDeinitAlone() {
+        let spy = SpyDisposable()
+        do { _ = ScopedDisposable(spy) }
+        #expect(spy.disposeCount == 1)
+    }
+
+    @Test func concurrentDisposeCallsDisposeTheWrappedOneOnce() async {
+        for _ in 0..<200 {
+            let spy = SpyDisposable()
+            let scoped = ScopedDisposable(spy)
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { scoped.dispose() } }
+            }
+            #expect(spy.disposeCount == 1)
+        }
+    }
+
     @Test func reportsTheWrappedDisposablesState() {
         let wrapped = ActionDisposable()
         let scoped = ScopedDisposable(wrapped)

@@ -3,7 +3,7 @@ import Schedulers
 import Testing
 import TestSupport
 
-/// `Scheduler.timer(every:leeway:)`, an `AsyncStream<Date>`.
+/// `Scheduler.timer(every:leeway:)`, a `Scheduler.TimerSequence` whose iterator owns the timer.
 @Suite struct AsyncTimerTests {
     @Test func onATestSchedulerItYieldsTheVirtualNowOfEachTick() {
         let scheduler = TestScheduler()
@@ -23,25 +23,93 @@ import TestSupport
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func droppingTheStreamDisposesTheTimer() {
+    @Test func droppingTheIteratorDisposesTheTimer() {
         let scheduler = TestScheduler()
-        var stream: AsyncStream<Date>? = scheduler.timer(every: .seconds(1))
+        let sequence = scheduler.timer(every: .seconds(1))
+        var iterator: Scheduler.TimerSequence.Iterator? = sequence.makeAsyncIterator()
         #expect(scheduler.pendingCount == 1)
-        _ = stream
-        stream = nil
+        _ = iterator
+        iterator = nil
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aSequenceNeverIteratedSchedulesNothing() {
+        let scheduler = TestScheduler()
+        var sequence: Scheduler.TimerSequence? = scheduler.timer(every: .seconds(1))
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(by: 10)
+        #expect(scheduler.pendingCount == 0)
+        _ = sequence
+        sequence = nil
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    /// The loop ends (break, return, a thrown error) while the sequence value is still held:
+    /// the timer stops all the same.
+    @Test(arguments: ["break", "return", "throw"])
+    func endingTheLoopStopsTheTimerWhileTheSequenceIsRetained(_ exit: String) {
+        struct Stop: Error {}
+        let scheduler = TestScheduler()
+        let sequence = scheduler.timer(every: .seconds(1))
+        let dates = Locked<[Date]>([])
+        Task(executorPreference: scheduler) {
+            func consume() async throws {
+                for await date in sequence {
+                    dates.withLock { $0.append(date) }
+                    guard dates.value.count == 2 else { continue }
+                    if exit == "return" { return }
+                    if exit == "throw" { throw Stop() }
+                    break
+                }
+            }
+            try? await consume()
+        }
+        scheduler.advance(by: 2)
+        #expect(dates.value == [1, 2].map { Date(timeIntervalSinceReferenceDate: $0) })
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(by: 5)
+        #expect(dates.value.count == 2)
+        withExtendedLifetime(sequence) {}
+    }
+
+    /// The first tick is one interval after the call, even when the loop starts later; a loop
+    /// that starts after that gets its first tick at once.
+    @Test func theFirstTickIsOneIntervalAfterTheCall() {
+        let scheduler = TestScheduler()
+        let sequence = scheduler.timer(every: .seconds(1))
+        scheduler.advance(by: 0.5)
+        let dates = Locked<[Date]>([])
+        Task(executorPreference: scheduler) {
+            for await date in sequence {
+                dates.withLock { $0.append(date) }
+                if dates.value.count == 2 { break }
+            }
+        }
+        scheduler.advance(by: 2)
+        #expect(dates.value == [1, 2].map { Date(timeIntervalSinceReferenceDate: $0) })
+
+        let late = Locked<[Date]>([])
+        Task(executorPreference: scheduler) {  // starts at 2.5, 1.5 after the call
+            for await date in sequence {
+                late.withLock { $0.append(date) }
+                if late.value.count == 2 { break }
+            }
+        }
+        scheduler.advance(by: 2)
+        #expect(late.value == [2.5, 3.5].map { Date(timeIntervalSinceReferenceDate: $0) })
         #expect(scheduler.pendingCount == 0)
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func theStreamFinishesWhenItsTestSchedulerIsDeinitialised() async {
+    func theIterationEndsWhenItsTestSchedulerIsDeinitialised() async {
         var scheduler: TestScheduler? = TestScheduler()
         let weak = Weak(scheduler!)
-        let stream = scheduler!.timer(every: .seconds(1))
+        var iterator = scheduler!.timer(every: .seconds(1)).makeAsyncIterator()
         scheduler!.advance(by: 2)
         scheduler = nil
         #expect(weak.object == nil)
         var count = 0
-        for await _ in stream { count += 1 }  // ends: the discarded timer finished the stream
+        while await iterator.next() != nil { count += 1 }  // ends: the discarded timer ended it
         #expect(count == 1)  // the newest of the two ticks, buffered before the scheduler went
     }
 

@@ -84,6 +84,42 @@ import Testing
         expectMessage(result, names: ["step(_:)", "-3"])
     }
 
+    // Turn 2: non-finite virtual times. A NaN start date broke ordering (actions ran 2, 0, 1).
+    @Test func nanStartDateStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: .nan))
+        }
+        expectMessage(result, names: ["TestScheduler.init(startDate:)", "nan"])
+    }
+
+    @Test func infiniteStartDateStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: .infinity))
+        }
+        expectMessage(result, names: ["TestScheduler.init(startDate:)", "inf"])
+    }
+
+    @Test func negativeInfiniteStartDateStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: -.infinity))
+        }
+        expectMessage(result, names: ["TestScheduler.init(startDate:)", "-inf"])
+    }
+
+    @Test func advancingByNaNStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestScheduler().advance(by: .nan)
+        }
+        expectMessage(result, names: ["TestScheduler.advance(by:)", "nan"])
+    }
+
+    @Test func advancingToANaNDateStops() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            TestScheduler().advance(to: Date(timeIntervalSinceReferenceDate: .nan))
+        }
+        expectMessage(result, names: ["TestScheduler.advance(to:)", "nan"])
+    }
+
     /// A subclass that overrides nothing: each required method stops, naming the class and the
     /// method it should have overridden.
     @Test func subclassWithoutOverridesStopsOnSchedule() async {

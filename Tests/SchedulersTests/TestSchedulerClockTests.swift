@@ -32,6 +32,26 @@ import TestSupport
         #expect(start == TestScheduler.Clock.Instant(date: Date(timeIntervalSinceReferenceDate: 10)))
     }
 
+    /// After `advance(by: 1e300)` the span is far beyond `Duration`'s range: it saturates.
+    @Test func instantArithmeticSaturatesInsteadOfTrapping() {
+        let scheduler = TestScheduler()
+        let start = scheduler.clock.now
+        scheduler.advance(by: 1e300)
+        let end = scheduler.clock.now
+        let longest = TestScheduler.Clock.Instant.longestDuration
+        #expect(longest.components == (Int64.max, 999_999_999_999_999_999))
+        #expect(start.duration(to: end) == longest)
+        #expect(end.duration(to: start) == .zero - longest)
+        // A representable span is still exact.
+        #expect(start.duration(to: start.advanced(by: .seconds(1_000))) == .seconds(1_000))
+        // Moving past Double's finite range stops at its edge.
+        let far = TestScheduler.Clock.Instant(date: Date(timeIntervalSinceReferenceDate: .greatestFiniteMagnitude))
+        #expect(far.advanced(by: longest).date.timeIntervalSinceReferenceDate == .greatestFiniteMagnitude)
+        #expect(end.advanced(by: longest) >= end)
+        let nearBottom = TestScheduler.Clock.Instant(date: Date(timeIntervalSinceReferenceDate: -.greatestFiniteMagnitude))
+        #expect(nearBottom.advanced(by: .zero - longest).date.timeIntervalSinceReferenceDate == -.greatestFiniteMagnitude)
+    }
+
     @Test func sleepWakesExactlyAtTheDeadline() {
         let scheduler = TestScheduler()
         let wokeAt = Locked<Date?>(nil)

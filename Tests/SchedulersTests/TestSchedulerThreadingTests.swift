@@ -39,6 +39,50 @@ import TestSupport
         #expect(seen.value == [true, true, true])
     }
 
+    /// Turn 2: a TestScheduler is serial like every scheduler here, even when two threads drive
+    /// it at once: the second driver waits, so no two actions ever overlap. Before, both drivers
+    /// popped and ran actions concurrently.
+    @Test func twoThreadsDrivingAtOnceNeverRunTwoActionsConcurrently() async {
+        let scheduler = TestScheduler()
+        let running = Locked(0)
+        let mostAtOnce = Locked(0)
+        let ran = Locked(0)
+        let actions = 400
+        for index in 0..<actions {
+            scheduler.schedule(afterDelay: Double(index % 7)) {
+                let now = running.withLock { $0 += 1; return $0 }
+                mostAtOnce.withLock { $0 = max($0, now) }
+                usleep(50)  // widens the window in which a second driver would overlap
+                running.withLock { $0 -= 1 }
+                ran.withLock { $0 += 1 }
+            }
+        }
+        await onThreads(3) { index in
+            switch index {
+            case 0: while scheduler.pendingCount > 0 { scheduler.step() }
+            case 1: while scheduler.pendingCount > 0 { scheduler.step(3) }
+            default: while scheduler.pendingCount > 0 { scheduler.advance(by: 0.5) }
+            }
+        }
+        #expect(ran.value == actions)
+        #expect(mostAtOnce.value == 1)
+    }
+
+    @Test func anActionMayDriveItsOwnSchedulerWhileAnotherThreadWaitsToDrive() async {
+        let scheduler = TestScheduler()
+        let order = Locked<[String]>([])
+        scheduler.schedule {
+            order.withLock { $0.append("outer") }
+            scheduler.schedule { order.withLock { $0.append("inner") } }
+            scheduler.step()  // re-entrant on the driving thread: does not wait for itself
+            order.withLock { $0.append("outer end") }
+        }
+        await onThreads(2) { index in
+            if index == 0 { scheduler.advance(by: 1) } else { scheduler.advance(by: 1) }
+        }
+        #expect(order.value == ["outer", "inner", "outer end"])
+    }
+
     @Test func schedulingAndDisposingFromFourThreadsWhileAnotherAdvances() async {
         // Each action records its own run. Actions to dispose are either scheduled far in the
         // future (their disposal always precedes their date, so they must never run) or near

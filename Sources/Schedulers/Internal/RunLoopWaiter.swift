@@ -60,7 +60,7 @@ final class RunLoopWaiter: @unchecked Sendable {
     func run(timeout: TimeInterval) -> Bool {
         if isDone.load(ordering: .acquiring) { return true }
         let start = DispatchTime.now().uptimeNanoseconds
-        guard timeout > 0 else { return false }
+        guard timeout > 0 else { return finishTimedOut() }
 
         enclosing = RunLoopWaiter.innermost
         RunLoopWaiter.innermost = self
@@ -82,11 +82,20 @@ final class RunLoopWaiter: @unchecked Sendable {
         while !isDone.load(ordering: .acquiring) {
             let elapsed = TimeInterval(DispatchTime.now().uptimeNanoseconds - start) / 1e9
             let remaining = timeout - elapsed
-            guard remaining > 0 else { return false }
+            guard remaining > 0 else { return finishTimedOut() }
             // Returns when stopped (by us, or by anyone: then we loop), or at the timeout.
             _ = CFRunLoopRunInMode(RunLoopWaiter.defaultMode, remaining, false)
         }
         return true
+    }
+
+    /// Ends a wait whose timeout passed: marks it done, so that a `signal()` arriving later does
+    /// nothing. Otherwise that signal would queue a block on this thread's run loop, which may
+    /// never run again (a pool thread, say), and the block would keep this waiter, and whatever
+    /// its caller's `done` closure holds, in memory for good. Returns whether a signal came first
+    /// after all (at the very last moment), which counts as done.
+    private func finishTimedOut() -> Bool {
+        isDone.exchange(true, ordering: .acquiringAndReleasing)
     }
 
     /// Stops the run loop if this wait is the innermost one running on this thread.

@@ -1,12 +1,12 @@
 import Dispatch
 
-/// The `Duration` overloads on a queue: `DispatchTime`, the monotonic uptime clock (it ignores
-/// changes to the system clock and stops while the machine sleeps). See Scheduler+Duration.swift.
+/// The `Duration` forms on a queue: `DispatchTime`, the monotonic uptime clock (it ignores
+/// changes to the system clock and stops while the machine sleeps). See ``Scheduler/now``.
 extension QueueScheduler {
-    /// Whether the `Duration` overloads go straight to Dispatch. True for `QueueScheduler` and
+    /// Whether the `Duration` forms go straight to Dispatch. True for `QueueScheduler` and
     /// `TargetQueueScheduler` themselves. A subclass may have overridden the Date-based methods
-    /// (RACQueueScheduler+Subclass) and cannot override the `Duration` ones (they are extension
-    /// methods), so for a subclass they go through its Date-based methods instead, on the wall clock.
+    /// (RACQueueScheduler+Subclass) and expect every action to pass through them, so unless it
+    /// overrides the `Duration` forms too, they take ``Scheduler``'s defaults, which do.
     var schedulesDurationsItself: Bool {
         let type = type(of: self)
         return type == QueueScheduler.self || type == TargetQueueScheduler.self
@@ -16,6 +16,9 @@ extension QueueScheduler {
     func scheduleOnUptimeClock(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let scheduled = ScheduledAction(scheduler: self, action: action)
         if delay > .zero {
+            #if DEBUG
+            ClockProbe.record(.uptime)
+            #endif
             queue.asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { scheduled.run() }
         } else {
             queue.async { scheduled.run() }  // due now: no timer needed
@@ -29,7 +32,10 @@ extension QueueScheduler {
         after delay: Duration, repeatingEvery interval: Duration, leeway: Duration,
         _ action: @escaping @Sendable () -> Void
     ) -> any Disposable {
-        RepeatingTimer(
+        #if DEBUG
+        ClockProbe.record(.uptime)
+        #endif
+        return RepeatingTimer(
             scheduler: self, start: DispatchTime.now() + .nanoseconds(delay.clampedNanoseconds),
             // At least 1 ns: Dispatch busy-fires a timer whose interval is zero (Platform notes, item 2).
             intervalNanoseconds: max(1, interval.clampedNanoseconds),

@@ -1,0 +1,54 @@
+@_spi(SchedulersInternal) import Disposables
+import Foundation
+
+/// The warning for a task that sleeps on a ``TestScheduler`` while its jobs run elsewhere.
+///
+/// Such a task (a plain `Task {}` outside ``TestScheduler/withCapturedTasks(_:)``, an `async`
+/// test body) wakes up when the scheduler is driven, but then continues on the cooperative pool
+/// beside the driving thread: `advance` may return before it has done anything, or after it has
+/// done everything. Nothing can make that deterministic, so the scheduler says so, once.
+///
+/// The test is cheap and exact: a job of this scheduler (a task preferring it, or a captured
+/// one) always runs with the scheduler as `Scheduler.current`, so at the sleep call the current
+/// scheduler is either this one or the sleeper is running elsewhere.
+enum DetachedSleepWarning {
+    /// Schedulers that have warned, so each warns once. Weak, pruned as it grows: touched only
+    /// when a warning is due, which correct tests never reach.
+    private static let warned = Lock([WarnedScheduler]())
+
+    /// Warns (once per scheduler) unless the calling code is running as one of its jobs.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler slept on.
+    ///   - call: What was called, for the message.
+    static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) {
+        let running = CurrentScheduler.slot
+        if running == Unmanaged.passUnretained(scheduler).toOpaque() { return }
+        let isFirst = warned.withLock { entries -> Bool in
+            entries.removeAll { $0.scheduler == nil }
+            if entries.contains(where: { $0.scheduler === scheduler }) { return false }
+            entries.append(WarnedScheduler(scheduler: scheduler, prints: 1))
+            return true
+        }
+        guard isFirst else { return }
+        let message = """
+            Schedulers warning: a task called \(call()) on \(scheduler) while running outside it. \
+            The wake-up waits for the scheduler, but the task then runs on another executor, \
+            beside the thread that drives the scheduler, so its timing cannot be deterministic. \
+            Start the task with Task(executorPreference: scheduler), or inside \
+            scheduler.withCapturedTasks { … }. (Printed once per scheduler.)
+
+            """
+        FileHandle.standardError.write(Data(message.utf8))
+    }
+
+    /// How many warnings `scheduler` has printed (for tests).
+    static func printCount(for scheduler: TestScheduler) -> Int {
+        warned.withLock { entries in entries.first { $0.scheduler === scheduler }?.prints ?? 0 }
+    }
+}
+
+private struct WarnedScheduler: Sendable {
+    weak var scheduler: TestScheduler?
+    var prints: Int
+}

@@ -1,0 +1,56 @@
+import Foundation
+@testable import Schedulers
+import Testing
+
+/// A task sleeping on a TestScheduler while its jobs run elsewhere gets one warning per
+/// scheduler (counted through an internal seam); tasks that run on the scheduler get none.
+@Suite struct DetachedSleepWarningTests {
+    /// Runs `body` in a plain task (on the cooperative pool), cancelled so that its sleep ends
+    /// at once instead of waiting for a scheduler nobody drives.
+    private func onThePool(_ body: @escaping @Sendable () async throws -> Void) async {
+        let task = Task { try await body() }
+        task.cancel()
+        _ = await task.result
+    }
+
+    @Test func sleepingOutsideTheSchedulerWarnsOncePerScheduler() async {
+        let scheduler = TestScheduler()
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
+        await onThePool { try await scheduler.sleep(for: .seconds(1)) }
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
+        await onThePool { try await Task.sleep(for: .seconds(1), clock: scheduler.clock) }
+        await onThePool { try await scheduler.sleep(until: Date(timeIntervalSinceReferenceDate: 1)) }
+        await onThePool {
+            var iterator = scheduler.timer(every: .seconds(1)).makeAsyncIterator()
+            _ = await iterator.next()
+        }
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
+
+        let other = TestScheduler()
+        await onThePool {
+            for await _ in other.timer(every: .seconds(1)) {}
+        }
+        #expect(DetachedSleepWarning.printCount(for: other) == 1)
+    }
+
+    @Test func tasksRunningOnTheSchedulerDoNotWarn() {
+        let scheduler = TestScheduler()
+        let done = Locked(0)
+        @Sendable func sleepEveryWay() async throws {
+            try await scheduler.sleep(for: .seconds(1))
+            try await Task.sleep(for: .seconds(1), clock: scheduler.clock)
+            try await scheduler.sleep(until: Date(timeIntervalSinceReferenceDate: 3))
+            for await _ in scheduler.timer(every: .seconds(1)) { break }
+            done.withLock { $0 += 1 }
+        }
+        Task(executorPreference: scheduler) { try await sleepEveryWay() }
+        scheduler.advance(by: 4)
+        scheduler.withCapturedTasks {
+            Task { try await sleepEveryWay() }
+            Task.detached { try await sleepEveryWay() }
+            scheduler.advance(by: 4)
+        }
+        #expect(done.value == 3)
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
+    }
+}

@@ -5,10 +5,7 @@ import TestSupport
 
 // The article examples that use API added in turn 2 (API.md, "Turn 2 additions"):
 // `Scheduler.now`, the overridable `Duration` forms of `schedule(after:)`, and
-// `TestScheduler.withCapturedTasks(_:)`. It waits outside every target (SwiftPM warns about
-// unhandled files inside one) so the docs branch builds before that API exists; once it has been
-// merged: git mv Tests/Pending/Turn2Examples.swift.pending \
-//     Tests/SchedulersTests/DocumentationExamples/Turn2Examples.swift
+// `TestScheduler.withCapturedTasks(_:)`.
 // Articles: TestingWithVirtualTime.md, WritingYourOwnScheduler.md.
 
 // MARK: Writing your own scheduler: `now` and the `Duration` forms
@@ -128,35 +125,5 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
     }
 }
 
-// The swift-async-algorithms example of TestingWithVirtualTime.md. The root package has no
-// dependencies, so this compiles only in a package that depends on swift-async-algorithms
-// (1.1.4); copy it there to run it.
-#if canImport(AsyncAlgorithms)
-import AsyncAlgorithms
-
-@Suite struct Turn2AsyncAlgorithmsExamples {
-    @Test func debounceInVirtualTime() {
-        let scheduler = TestScheduler()
-        let (keystrokes, input) = AsyncStream.makeStream(of: String.self)
-        nonisolated(unsafe) var searches: [String] = []
-        scheduler.withCapturedTasks {
-            Task {
-                for await query in keystrokes.debounce(for: .seconds(1), clock: scheduler.clock) {
-                    searches.append(query)
-                }
-            }
-            input.yield("s")
-            scheduler.advance(by: 0.5)
-            input.yield("sw")
-            scheduler.advance(by: 0.5)
-            input.yield("swi")
-            scheduler.advance(by: 0.999)
-            #expect(searches.isEmpty)
-            scheduler.advance(by: 0.001)
-            #expect(searches == ["swi"])
-            input.finish()
-            scheduler.advance(by: 0)
-        }
-    }
-}
-#endif
+// The swift-async-algorithms example of TestingWithVirtualTime.md is a test of the package that
+// depends on swift-async-algorithms: Integrations/AsyncAlgorithms/Tests/AsyncAlgorithmsSchedulersTests/DocumentationExampleTests.swift.

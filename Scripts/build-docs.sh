@@ -18,6 +18,11 @@ fi
 cd "$(dirname "$0")/.."
 mkdir -p "$1"
 output=$(cd "$1" && pwd)
+# It will be emptied and refilled: refuse a folder holding anything but an earlier site.
+if [ -n "$(ls -A "$output")" ] && { [ ! -f "$output/metadata.json" ] || [ ! -d "$output/documentation" ]; }; then
+    echo "build-docs: $output is neither empty nor an earlier documentation site; not overwriting it" >&2
+    exit 1
+fi
 
 # The toolchain's docc sits next to `swift` (no xcrun on Linux); on macOS ask xcrun.
 swift_bin=$(dirname "$(readlink -f "$(command -v swift)")")
@@ -82,13 +87,8 @@ rm -rf "$work/site.doccarchive"
 "$docc" merge "$work/Disposables.doccarchive" "$work/Schedulers.doccarchive" \
     --synthesized-landing-page-name Schedulers \
     --output-path "$work/site.doccarchive"
-# Replace OUTPUT_DIR's contents, not OUTPUT_DIR itself (it may be a mount or a served folder),
-# but only when it is empty or holds an earlier site: never wipe a folder of other files.
+# Replace OUTPUT_DIR's contents, not OUTPUT_DIR itself (it may be a mount or a served folder).
 if [ -n "$(ls -A "$output")" ]; then
-    if [ ! -f "$output/metadata.json" ] || [ ! -d "$output/documentation" ]; then
-        echo "build-docs: $output is neither empty nor an earlier documentation site; not overwriting it" >&2
-        exit 1
-    fi
     find "$output" -mindepth 1 -delete
 fi
 cp -R "$work/site.doccarchive/." "$output/"

@@ -15,9 +15,8 @@ if [ $# -ne 1 ]; then
     echo "usage: $0 OUTPUT_DIR" >&2
     exit 64
 fi
-cd "$(dirname "$0")/.."
 mkdir -p "$1"
-output=$(cd "$1" && pwd)
+output=$(cd "$1" && pwd)   # resolved from the caller's directory, before the cd below
 # It will be emptied and refilled: refuse a folder holding anything but an earlier site.
 if [ -n "$(ls -A "$output")" ] && { [ ! -f "$output/metadata.json" ] || [ ! -d "$output/documentation" ]; }; then
     echo "build-docs: $output is neither empty nor an earlier documentation site; not overwriting it" >&2
@@ -35,6 +34,7 @@ else
     exit 1
 fi
 
+cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -9,16 +9,4 @@ cd "$(dirname "$0")/.."
 swift build -c release --product ratios
 "$(swift build -c release --show-bin-path)/ratios" Results
 
-# Splice the table into the README and the Performance article, replacing whatever stood
-# between the markers.
-python3 - Results/ratios.md ../README.md ../Sources/Schedulers/Schedulers.docc/Performance.md <<'PY'
-import re, sys
-table = open(sys.argv[1]).read().split("\n", 1)[1].strip()  # drop the generated-file comment
-pattern = re.compile(r"(<!-- ratios:begin[^>]*-->\n).*?(<!-- ratios:end -->)", re.S)
-for path in sys.argv[2:]:
-    text = open(path).read()
-    if not pattern.search(text):
-        sys.exit(f"{path} has no ratios:begin/ratios:end markers")
-    open(path, "w").write(pattern.sub(lambda m: m.group(1) + table + "\n" + m.group(2), text))
-PY
-echo "Spliced the table into README.md and Performance.md"
+Scripts/splice-ratios.sh

@@ -40,6 +40,20 @@ import Testing
         #expect(checked.value == true)
     }
 
+    /// The article's "Queue and target queue" snippet: your queue, or a new one labelled with
+    /// the scheduler's name.
+    @Test func creatingQueueSchedulers() {
+        let databaseQueue = DispatchQueue(label: "com.example.database")
+        let scheduler = QueueScheduler(name: "db", queue: databaseQueue)   // your queue
+        let io = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))
+        let thumbnails = TargetQueueScheduler(priority: .background, name: "thumbnails")
+
+        #expect(scheduler.queue === databaseQueue)
+        #expect(scheduler.name == "db")
+        #expect(io.queue.label == "io")
+        #expect(thumbnails.queue.label == "thumbnails")
+    }
+
     /// TargetQueueScheduler: its own serial queue, even over a concurrent target.
     @Test func targetQueueSchedulerIsSerialOverAConcurrentTarget() {
         let io = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))

@@ -13,14 +13,16 @@ import TestSupport
 /// `CountingScheduler` (WritingYourOwnSchedulerExamples.swift) tells time by its base, so every
 /// default that counts "from now" counts in the base's time: virtual time over a TestScheduler.
 final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
+    let base: Scheduler
     let inner: CountingScheduler
 
     init(base: Scheduler) {
+        self.base = base
         inner = CountingScheduler(base: base)
         super.init(name: "counting with time")
     }
 
-    override var now: Date { inner.base.now }
+    override var now: Date { base.now }
     override var storesPendingWork: Bool { inner.storesPendingWork }
 
     @discardableResult
@@ -45,7 +47,7 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
     /// the monotonic clock, which the Date-based default (counting from `now`) would not be.
     @discardableResult
     override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        inner.base.schedule(after: delay) { [weak self] in self?.performAsCurrentScheduler(action) }
+        base.schedule(after: delay) { [weak self] in self?.performAsCurrentScheduler(action) }
     }
 }
 

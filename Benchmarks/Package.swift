@@ -13,7 +13,7 @@ let package = Package(
     dependencies: [
         .package(name: "Schedulers", path: ".."),
         // The MallocInterposer trait alone: the default traits also want swift-runtime-interposer,
-        // which is not needed for malloc counts (FACTS.md item 16).
+        // which is not needed for malloc counts (Platform notes, item 16).
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         // The async debounce workload: async-algorithms' operator, and swift-clocks' TestClock as the peer.

@@ -23,6 +23,9 @@ public final class ActionDisposable: Disposable, @unchecked Sendable {
     }
 
     /// A disposable that runs `action` on the first `dispose()`, on the disposing thread.
+    ///
+    /// - Parameter action: run once, by the first `dispose()`, on that caller's thread; released
+    ///   before that call returns.
     public init(_ action: @escaping @Sendable () -> Void) {
         self.action = action
     }

@@ -35,6 +35,8 @@ public struct Bag<Element>: Sequence {
 
     /// Adds `element` after every element already present and returns its token.
     /// - Complexity: O(1) amortised.
+    /// - Parameter element: the element to add.
+    /// - Returns: the token that removes exactly this element with ``remove(_:)``.
     @discardableResult
     public mutating func insert(_ element: Element) -> Token {
         let serial = tokenSerials.wrappingAdd(1, ordering: .relaxed).newValue
@@ -45,6 +47,9 @@ public struct Bag<Element>: Sequence {
 
     /// Removes and returns the element `token` was issued for, or returns nil when it was already
     /// removed or `token` came from another bag. - Complexity: O(1) amortised.
+    ///
+    /// - Parameter token: a token ``insert(_:)`` returned.
+    /// - Returns: the removed element, or nil if there was none for `token`.
     @discardableResult
     public mutating func remove(_ token: Token) -> Element? {
         guard let index = positions.removeValue(forKey: token.serial) else {

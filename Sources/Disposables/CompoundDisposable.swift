@@ -42,6 +42,8 @@ public final class CompoundDisposable: Disposable {
     public init() {}
 
     /// A compound disposable holding `disposables`.
+    ///
+    /// - Parameter disposables: added in order, as by ``add(_:)``.
     public init(_ disposables: [any Disposable]) {
         for disposable in disposables { add(disposable) }
     }
@@ -52,6 +54,8 @@ public final class CompoundDisposable: Disposable {
 
     /// Adds `disposable`, to be disposed when this one is. If this one is already disposed,
     /// disposes `disposable` immediately on the calling thread instead.
+    ///
+    /// - Parameter disposable: the disposable to own; nil, or one already disposed, is ignored.
     public func add(_ disposable: (any Disposable)?) {
         guard let disposable, !disposable.isDisposed else { return }
         let key = ObjectIdentifier(disposable)
@@ -71,6 +75,8 @@ public final class CompoundDisposable: Disposable {
 
     /// Removes every occurrence of `disposable` (by identity) without disposing it. Does nothing
     /// when it is not contained or this one is already disposed.
+    ///
+    /// - Parameter disposable: the disposable to take out, compared by identity; nil does nothing.
     public func remove(_ disposable: (any Disposable)?) {
         guard let disposable else { return }
         let key = ObjectIdentifier(disposable)

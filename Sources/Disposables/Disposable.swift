@@ -23,6 +23,9 @@ public protocol Disposable: AnyObject, Sendable {
 extension Disposable {
     /// Wraps this disposable in a ``ScopedDisposable``, which disposes it when the wrapper is
     /// deinitialised (RAC's `-asScopedDisposable`). A `ScopedDisposable` returns itself.
+    ///
+    /// - Returns: a ``ScopedDisposable`` wrapping this disposable, or this one itself if it is
+    ///   a ``ScopedDisposable`` already.
     public func asScoped() -> ScopedDisposable {
         if let scoped = self as? ScopedDisposable { return scoped }
         return ScopedDisposable(self)

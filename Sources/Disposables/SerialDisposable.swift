@@ -23,6 +23,8 @@ public final class SerialDisposable: Disposable {
     }
 
     /// A serial disposable holding `disposable`.
+    ///
+    /// - Parameter disposable: the first inner disposable, or nil.
     public init(_ disposable: (any Disposable)?) {
         state = Lock(State(inner: disposable))
     }
@@ -41,6 +43,10 @@ public final class SerialDisposable: Disposable {
     /// Replaces the inner disposable with `newDisposable` and returns the old one, not disposed.
     /// If this serial disposable is already disposed, disposes `newDisposable` at once on the
     /// calling thread and returns nil.
+    ///
+    /// - Parameter newDisposable: the new inner disposable, or nil.
+    /// - Returns: the previous inner disposable, not disposed; nil if there was none or this serial
+    ///   disposable is disposed.
     @discardableResult
     public func swap(_ newDisposable: (any Disposable)?) -> (any Disposable)? {
         let (accepted, old) = state.withLock { state -> (Bool, (any Disposable)?) in

@@ -11,7 +11,7 @@ import Musl
 /// The thread-local slot behind `Scheduler.current`.
 ///
 /// RAC kept the current scheduler in `NSThread.threadDictionary`, which costs ≈ 300 ns a read
-/// and ≈ 1 µs a write here (FACTS.md item 10): more than the rest of a `schedule`. A pthread key
+/// and ≈ 1 µs a write here (Platform notes, item 10): more than the rest of a `schedule`. A pthread key
 /// costs a few nanoseconds. The slot holds an *unretained* pointer: it is only ever set to a
 /// scheduler by `Scheduler.performAsCurrentScheduler`, which runs on the scheduler itself and
 /// restores the previous value before returning, so the scheduler outlives every moment the

@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// - It does not change ``Scheduler/current``: an action sees whatever was current at the call.
 /// - Its scheduling methods return nil: by the time they return there is nothing left to cancel.
-/// - ``schedule(after:_:)`` blocks the calling thread until `date`.
+/// - ``schedule(after:_:)-(Date,_)`` blocks the calling thread until `date`.
 /// - Repeating is not supported (it would never return): a precondition failure.
 /// - ``scheduleRecursive(_:)`` is a loop, so a million self-reschedules use no extra stack.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
@@ -16,6 +16,8 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs `action` now, on the calling thread. Returns nil.
+    ///
+    /// - Parameter action: the work to run, here and now.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         action()
@@ -24,6 +26,10 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
 
     /// Blocks the calling thread until `date` (not at all for a past or NaN date), then runs
     /// `action` on it. Returns nil. A date in the far future blocks for that long, as in RAC.
+    ///
+    /// - Parameters:
+    ///   - date: when to run it; the call blocks until then.
+    ///   - action: the work to run, on the calling thread.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         ImmediateScheduler.sleep(until: date)
@@ -32,6 +38,13 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Not supported: stops with a precondition failure, since the call could never return.
+    ///
+    /// - Parameters:
+    ///   - date: unused.
+    ///   - interval: unused.
+    ///   - leeway: unused.
+    ///   - action: never run.
+    /// - Returns: never returns.
     @discardableResult
     public override func schedule(
         after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
@@ -45,6 +58,9 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     /// Runs `action` on the calling thread, then once more for each `reschedule` it called, in a
     /// loop. A `reschedule` called after the loop has ended (from another thread, later) runs
     /// the action again at once on that thread. Returns nil.
+    ///
+    /// - Parameter action: run at once, then again for each `reschedule` call it makes, in a loop.
+    /// - Returns: nil: the chain has finished when this returns.
     @discardableResult
     public override func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void

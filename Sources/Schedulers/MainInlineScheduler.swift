@@ -33,7 +33,7 @@ private let mainInlineScheduler = MainInlineScheduler()
 ///
 /// "On the main queue" is asked of Dispatch with a `DispatchSpecificKey` set on
 /// `DispatchQueue.main`, not of `Thread.isMainThread`: on Linux, `dispatchMain()` and Swift
-/// Testing drain the main queue on other threads (FACTS.md item 7), and code on the main thread
+/// Testing drain the main queue on other threads (<doc:PlatformNotes>, item 7), and code on the main thread
 /// outside any queue counts as the main queue there too.
 ///
 /// Delayed and repeating work behaves like ``Scheduler/main`` (always queued; each run is
@@ -73,6 +73,9 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `action` inline (returning nil) when on the main queue with nothing pending here;
     /// otherwise queues it on the main queue behind everything this scheduler queued before.
+    ///
+    /// - Parameter action: the work to run, on the main queue, as this scheduler.
+    /// - Returns: nil when it ran inline; else a disposable that stops it from starting.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         if MainInlineScheduler.isOnMainQueue,
@@ -93,6 +96,11 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Like ``Scheduler/main`` (wall clock, always queued), each run performed as this scheduler.
+    ///
+    /// - Parameters:
+    ///   - date: when to run it, by the wall clock; a past date means as soon as possible.
+    ///   - action: the work to run, on the main queue.
+    /// - Returns: a disposable that stops the action from starting.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         Scheduler.main.schedule(after: date) { [self] in performAsCurrentScheduler(action) }
@@ -100,6 +108,12 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
 
     /// Like ``Scheduler/main``, each tick performed as this scheduler; runs until disposed.
     ///
+    /// - Parameters:
+    ///   - date: the first run, by the wall clock.
+    ///   - interval: seconds between runs.
+    ///   - leeway: how many seconds late a run may be.
+    ///   - action: the work to run each time, on the main queue.
+    /// - Returns: a disposable that stops future runs.
     /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
     @discardableResult
     public override func schedule(

@@ -27,6 +27,8 @@ import Dispatch
 extension QueueScheduler: SerialExecutor, TaskExecutor {
     /// Runs `job` on ``queue`` as the current scheduler, isolated to this executor and with it as
     /// the task executor. Called by the runtime, from any thread.
+    ///
+    /// - Parameter job: the job to run.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { [self] in
@@ -38,6 +40,8 @@ extension QueueScheduler: SerialExecutor, TaskExecutor {
 
     /// Whether the calling code runs on ``queue``: the runtime asks this first (Swift 6.2+), e.g.
     /// for `assumeIsolated`. Never nil: the answer is always known.
+    ///
+    /// - Returns: true when the calling code runs on ``queue``, false otherwise.
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
     public func isIsolatingCurrentContext() -> Bool? {
         QueueIdentity.isCurrent(queue)

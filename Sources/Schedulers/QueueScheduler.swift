@@ -3,7 +3,7 @@ import Foundation
 /// Runs actions on a GCD queue (RACQueueScheduler), each one as ``Scheduler/current``.
 ///
 /// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
-/// - ``schedule(after:_:)`` converts the date with ``wallTime(with:)`` (wall clock, like
+/// - ``schedule(after:_:)-(Date,_)`` converts the date with ``wallTime(with:)`` (wall clock, like
 ///   `dispatch_walltime`: it counts across sleep and follows clock changes).
 /// - The `Duration` forms (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
 ///   `timer(every:)`) use `DispatchTime` instead: the monotonic uptime clock, which ignores clock
@@ -25,6 +25,10 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
 
     /// A scheduler running actions on `queue`, which you own. For a new serial queue of its own,
     /// use ``TargetQueueScheduler``.
+    ///
+    /// - Parameters:
+    ///   - name: the scheduler's name; nil gives one that says the class.
+    ///   - queue: where every action runs; serial, for serial actions.
     public init(name: String? = nil, queue: DispatchQueue) {
         self.queue = queue
         super.init(name: name)
@@ -32,6 +36,9 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
 
     /// Queues `action` on ``queue`` (one `async`). It runs there as the current scheduler unless
     /// the returned disposable is disposed first, in which case it is released at once.
+    ///
+    /// - Parameter action: the work to run, on ``queue``, as ``Scheduler/current``.
+    /// - Returns: a disposable that stops the action from starting and releases it.
     @discardableResult
     open override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let scheduled = ScheduledAction(scheduler: self, action: action)
@@ -41,6 +48,11 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs `action` on ``queue`` at `date` by the wall clock (see ``wallTime(with:)``; a past
     /// date means now). Disposing it before then stops it and releases it at once.
+    ///
+    /// - Parameters:
+    ///   - date: when to run it, by the wall clock; a past date means as soon as possible.
+    ///   - action: the work to run, on ``queue``, as ``Scheduler/current``.
+    /// - Returns: a disposable that stops the action from starting and releases it.
     @discardableResult
     open override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let scheduled = ScheduledAction(scheduler: self, action: action)
@@ -61,6 +73,12 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     /// Runs `action` on ``queue`` first at `date` (wall clock), then every `interval` seconds,
     /// until disposed. See the type's documentation for its lifetime.
     ///
+    /// - Parameters:
+    ///   - date: the first run, by the wall clock.
+    ///   - interval: seconds between runs; finite and greater than zero.
+    ///   - leeway: how many seconds late a run may be; zero or more.
+    ///   - action: the work to run each time, on ``queue``, as ``Scheduler/current``.
+    /// - Returns: a disposable that cancels the timer and releases the action.
     /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
     @discardableResult
     open override func schedule(

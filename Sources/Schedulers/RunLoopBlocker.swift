@@ -34,6 +34,7 @@ import Foundation
 public enum RunLoopBlocker {
     /// Thrown by ``wait(timeout:_:)`` when its timeout passed before `done` was called.
     public struct TimeoutError: Error, CustomStringConvertible, Equatable {
+        /// A timeout error.
         public init() {}
 
         public var description: String {

@@ -9,6 +9,8 @@ extension Scheduler {
     /// resumes on its own executor (which is this scheduler when the task prefers it as a
     /// `TaskExecutor`; on a ``TestScheduler`` it then continues within the same `advance`).
     ///
+    /// - Parameter duration: how long to sleep on this scheduler's clock; zero or negative resumes
+    ///   as soon as possible.
     /// - Throws: `CancellationError` as soon as the task is cancelled (before or during the
     ///   sleep): the wake-up is disposed and the task does not wait for the scheduler. Also
     ///   thrown if the scheduler releases the wake-up without running it (a deinitialised
@@ -29,9 +31,10 @@ extension Scheduler {
     }
 
     /// Suspends the calling task until `date` on this scheduler's clock: the wall clock on a queue
-    /// scheduler (like ``schedule(after:_:)``: a clock change moves the wake-up; time asleep
+    /// scheduler (like ``schedule(after:_:)-(Date,_)``: a clock change moves the wake-up; time asleep
     /// counts), virtual time on a ``TestScheduler``. A past date resumes as soon as possible.
     ///
+    /// - Parameter date: when to resume, on this scheduler's clock.
     /// - Throws: `CancellationError`, as ``sleep(for:)``, which also says when a
     ///   ``TestScheduler`` warns.
     public func sleep(until date: Date) async throws {

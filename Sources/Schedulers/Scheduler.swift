@@ -8,11 +8,11 @@ import Foundation
 ///
 /// Every scheduler in this package is serial: actions scheduled on one never run concurrently
 /// with each other (a ``QueueScheduler`` over a concurrent queue you supply is the exception).
-/// A scheduling method returns a ``Disposable``, or nil when the work cannot be cancelled
+/// A scheduling method returns a ``/Disposables/Disposable``, or nil when the work cannot be cancelled
 /// (it has already run). Disposing it before the action starts guarantees the action never
 /// starts; disposing it once the action is running does not interrupt it.
 ///
-/// Subclasses override ``schedule(_:)``, ``schedule(after:_:)`` and
+/// Subclasses override ``schedule(_:)``, ``schedule(after:_:)-(Date,_)`` and
 /// ``schedule(after:repeatingEvery:withLeeway:_:)``, and run each action inside
 /// ``performAsCurrentScheduler(_:)`` so that ``current`` is right while it runs. A subclass that
 /// keeps its own time overrides ``now`` too, and one that stores its pending work itself
@@ -25,7 +25,14 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// is, as a GCD quality of service: `high` = userInitiated, `default` = default,
     /// `low` = utility, `background` = background.
     public enum Priority: Sendable {
-        case high, `default`, low, background
+        /// GCD's `.userInitiated`: work the user is waiting for.
+        case high
+        /// GCD's `.default`.
+        case `default`
+        /// GCD's `.utility`: long-running work the user is not waiting for.
+        case low
+        /// GCD's `.background`: maintenance the user does not see.
+        case background
     }
 
     /// A human-readable name, shown in ``description`` and, for queue schedulers, as the queue
@@ -80,6 +87,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Schedules `action` to run as soon as possible, after anything already scheduled.
     ///
+    /// - Parameter action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -88,6 +96,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Schedules `action` to run at or after `date`.
     ///
+    /// - Parameters:
+    ///   - date: when to run it; a past date means as soon as possible.
+    ///   - action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -98,6 +109,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// this is `schedule(after: now.addingTimeInterval(delay), action)`, so it counts on this
     /// scheduler's own clock (see ``now``).
     ///
+    /// - Parameters:
+    ///   - delay: seconds after ``now``; zero or less means as soon as possible.
+    ///   - action: the work to run, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops the action from starting, or nil if it cannot be cancelled.
     @discardableResult
     open func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
@@ -107,9 +121,11 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// Schedules `action` to run first at `date`, then every `interval` seconds until disposed.
     ///
     /// - Parameters:
+    ///   - date: the first run; a past date means as soon as possible.
     ///   - interval: seconds between runs; must be finite and greater than zero.
     ///   - leeway: how many seconds late a run may be, letting the system coalesce wake-ups;
     ///     must be zero or more (not NaN).
+    ///   - action: the work to run each time, on this scheduler, as ``current``.
     /// - Returns: a disposable that stops future runs. A run already in progress completes.
     @discardableResult
     open func schedule(
@@ -128,6 +144,10 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///
     /// Each run happens wherever ``schedule(_:)`` puts it. Memory stays constant however long the
     /// chain runs.
+    ///
+    /// - Parameter action: the work to run each time; it receives `reschedule`, which asks for one
+    ///   more run.
+    /// - Returns: a disposable that stops the chain: no run starts after `dispose()` returns.
     @discardableResult
     open func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
@@ -147,7 +167,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///
     /// | Method | Default (a subclass of your own) | Package's GCD schedulers | ``TestScheduler`` |
     /// |---|---|---|---|
-    /// | ``schedule(after:_:)``, repeating `after: Date` | the subclass's | wall clock (`DispatchWallTime`) | virtual |
+    /// | ``schedule(after:_:)-(Date,_)``, repeating `after: Date` | the subclass's | wall clock (`DispatchWallTime`) | virtual |
     /// | ``schedule(afterDelay:_:)`` | `now + delay` | wall clock (`now` is `Date()`) | virtual |
     /// | `Duration` forms, `sleep(for:)`, `timer(every:)` | `now + delay`, through the Date-based methods | monotonic (`DispatchTime`) | virtual |
     ///
@@ -177,7 +197,7 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// package's GCD schedulers, virtual on a ``TestScheduler`` (see ``now``). A zero or negative
     /// delay means as soon as possible.
     ///
-    /// Where and how it runs is as for ``schedule(after:_:)``: on a ``QueueScheduler`` on its
+    /// Where and how it runs is as for ``schedule(after:_:)-(Date,_)``: on a ``QueueScheduler`` on its
     /// queue, as the current scheduler; a disposed action never starts and is released at once.
     ///
     /// Default: ``schedule(afterDelay:_:)`` with the delay in seconds, i.e. `now + delay` through
@@ -237,6 +257,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
 
     /// Runs `action` synchronously with ``current`` equal to this scheduler, then restores the
     /// previous value, even when calls nest. Subclasses call this around every action they run.
+    ///
+    /// - Parameter action: the action to run, synchronously, on the calling thread.
     public final func performAsCurrentScheduler(_ action: () -> Void) {
         let previous = CurrentScheduler.slot
         CurrentScheduler.slot = Unmanaged.passUnretained(self).toOpaque()

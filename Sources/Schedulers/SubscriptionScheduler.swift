@@ -18,6 +18,9 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Inline when a scheduler is current (returns nil), else queued on the background scheduler.
+    ///
+    /// - Parameter action: the work to run.
+    /// - Returns: nil when it ran inline; else a disposable that stops it from starting.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         guard Scheduler.current != nil else { return background.schedule(action) }
@@ -26,18 +29,35 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// On `Scheduler.current ?? background`.
+    ///
+    /// - Parameters:
+    ///   - date: when to run it, in the target scheduler's time.
+    ///   - action: the work to run.
+    /// - Returns: the target scheduler's disposable.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         target.schedule(after: date, action)
     }
 
     /// On `Scheduler.current ?? background`, so the delay counts in that scheduler's time.
+    ///
+    /// - Parameters:
+    ///   - delay: seconds of the target scheduler's time.
+    ///   - action: the work to run.
+    /// - Returns: the target scheduler's disposable.
     @discardableResult
     public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         target.schedule(afterDelay: delay, action)
     }
 
     /// On `Scheduler.current ?? background`.
+    ///
+    /// - Parameters:
+    ///   - date: the first run, in the target scheduler's time.
+    ///   - interval: seconds between runs.
+    ///   - leeway: how many seconds late a run may be.
+    ///   - action: the work to run each time.
+    /// - Returns: the target scheduler's disposable.
     @discardableResult
     public override func schedule(
         after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,

@@ -8,14 +8,22 @@ import Foundation
 /// labelled with the scheduler's name, so debuggers and crash logs show which scheduler ran.
 public final class TargetQueueScheduler: QueueScheduler, @unchecked Sendable {
     /// A scheduler whose new serial queue, labelled `name`, targets `targetQueue`.
+    ///
+    /// - Parameters:
+    ///   - name: the scheduler's name and its queue's label; nil gives one that says the class.
+    ///   - targetQueue: the queue the new serial queue targets.
     public init(name: String? = nil, targetQueue: DispatchQueue) {
         let name = name ?? Scheduler.anonymousName(for: TargetQueueScheduler.self)
-        // Created with its target: setting a target on an active queue crashes (FACTS.md item 5).
+        // Created with its target: setting a target on an active queue crashes (Platform notes, item 5).
         super.init(name: name, queue: DispatchQueue(label: name, target: targetQueue))
     }
 
     /// A scheduler targeting the global queue of `priority` (RAC's `+schedulerWithPriority:name:`,
     /// `+schedulerWithPriority:` and `+scheduler`).
+    ///
+    /// - Parameters:
+    ///   - priority: the quality of service of the global queue to target.
+    ///   - name: the scheduler's name and its queue's label; nil gives one that says the class.
     public convenience init(priority: Scheduler.Priority = .default, name: String? = nil) {
         self.init(name: name, targetQueue: .global(qos: priority.qualityOfService))
     }

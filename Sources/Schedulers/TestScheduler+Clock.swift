@@ -15,15 +15,20 @@ extension TestScheduler {
     /// scheduler throws `CancellationError`, as does a sleep whose scheduler is deinitialised
     /// while it waits.
     public struct Clock: _Concurrency.Clock {
+        /// Swift's `Duration`: spans of virtual time convert to seconds as `advance(by:)` adds them.
         public typealias Duration = Swift.Duration
 
         /// A moment of the scheduler's virtual time.
         public struct Instant: InstantProtocol {
+            /// Swift's `Duration`.
             public typealias Duration = Swift.Duration
 
             /// This instant as a date, comparable with ``TestScheduler/now``.
             public var date: Date
 
+            /// The instant at `date` of the scheduler's virtual time.
+            ///
+            /// - Parameter date: the date, as ``TestScheduler/now`` reports it.
             public init(date: Date) {
                 self.date = date
             }

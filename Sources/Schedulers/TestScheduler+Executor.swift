@@ -26,6 +26,8 @@
 /// their end (or cancel them, then `advance`).
 extension TestScheduler: TaskExecutor {
     /// Queues `job` like ``schedule(_:)``. Called by the runtime, from any thread.
+    ///
+    /// - Parameter job: the job to run when the scheduler is driven.
     public func enqueue(_ job: consuming ExecutorJob) {
         enqueueCaptured(UnownedJob(job))
     }

@@ -71,18 +71,31 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     // MARK: Scheduling
 
     /// Schedules `action` at ``now``, after everything already due then.
+    ///
+    /// - Parameter action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { now in now }
     }
 
     /// Schedules `action` at `date` in virtual time (at ``now`` if `date` is past or NaN).
+    ///
+    /// - Parameters:
+    ///   - date: the virtual time to run it at.
+    ///   - action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { _ in date }
     }
 
     /// Schedules `action` `delay` seconds of virtual time after ``now``.
+    ///
+    /// - Parameters:
+    ///   - delay: seconds of virtual time after ``now``.
+    ///   - action: the work to run when the scheduler is driven, on the driving thread.
+    /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(delay) }
@@ -91,6 +104,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` at `date`, then every `interval` seconds of virtual time after each run,
     /// until disposed. `leeway` is validated but otherwise ignored.
     ///
+    /// - Parameters:
+    ///   - date: the first run, in virtual time.
+    ///   - interval: seconds of virtual time between runs.
+    ///   - leeway: validated, then ignored.
+    ///   - action: the work to run each time, on the driving thread.
+    /// - Returns: a disposable that stops future runs.
     /// - Precondition: `interval` is finite and greater than zero; `leeway` is zero or more.
     @discardableResult
     public override func schedule(
@@ -145,6 +164,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Runs at most `ticks` pending actions, as ``step()`` would, one after another.
     ///
+    /// - Parameter ticks: the most actions to run.
     /// - Precondition: `ticks` is zero or more.
     public func step(_ ticks: Int) {
         if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }

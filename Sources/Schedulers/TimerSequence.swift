@@ -61,6 +61,7 @@ extension Scheduler {
 
         /// Waits for a timer's ticks. Dropping it stops the timer.
         public struct Iterator: AsyncIteratorProtocol {
+            /// A tick's date, as ``Scheduler/TimerSequence`` yields it.
             public typealias Element = Date
             public typealias Failure = Never
 

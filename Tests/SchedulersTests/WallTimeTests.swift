@@ -11,7 +11,7 @@ import Glibc
 import Musl
 #endif
 
-/// `QueueScheduler.wallTime(with:)` on the dates that break a naive conversion (FACTS.md item 1),
+/// `QueueScheduler.wallTime(with:)` on the dates that break a naive conversion (Platform notes, item 1),
 /// and what the schedulers do with them.
 @Suite struct WallTimeTests {
     /// One second after the epoch: where every date at or before it is clamped to.

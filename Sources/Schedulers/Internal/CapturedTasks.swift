@@ -17,7 +17,7 @@ import Musl
 ///    has returned.
 /// 2. Else, the innermost `withCapturedTasks` running on this thread.
 ///
-/// Both are thread-local reads (a pthread key costs a few nanoseconds, FACTS.md item 10): the
+/// Both are thread-local reads (a pthread key costs a few nanoseconds, Platform notes, item 10): the
 /// hook asks for every global job in the process. The registry lookup of rule 1 happens only
 /// when a scheduler is running on the thread.
 enum CapturedTasks {

@@ -4,7 +4,7 @@ import Synchronization
 
 /// Answers "is the current thread running work of this queue?" with a `DispatchSpecificKey`,
 /// which also sees through a queue's target hierarchy: `Thread.isMainThread` or thread identity
-/// cannot (FACTS.md item 7: the main queue may be drained off the main thread).
+/// cannot (Platform notes, item 7: the main queue may be drained off the main thread).
 ///
 /// Each queue gets one token, set the first time a scheduler asks, and shared by every scheduler
 /// on that queue (a QueueScheduler's queue may be the caller's, used by others too).

@@ -26,12 +26,12 @@ final class RepeatingTimer: Disposable {
         arm: (DispatchSourceTimer, Start, DispatchTimeInterval, DispatchTimeInterval) -> Void
     ) {
         work = Lock(Work(scheduler: scheduler, action: action))
-        // On Linux `any DispatchSourceTimer` is neither class-bound nor Sendable (FACTS.md item 4).
+        // On Linux `any DispatchSourceTimer` is neither class-bound nor Sendable (Platform notes, item 4).
         source = DispatchSource.makeTimerSource(queue: scheduler.queue) as! DispatchSource & DispatchSourceTimer
         arm(source, start, .nanoseconds(intervalNanoseconds), .nanoseconds(leewayNanoseconds))
         source.setEventHandler { [self] in tick() }
         // Resumed here and never suspended again: Dispatch crashes on releasing a source that
-        // was never resumed (FACTS.md item 3).
+        // was never resumed (Platform notes, item 3).
         source.resume()
     }
 

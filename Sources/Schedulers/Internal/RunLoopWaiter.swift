@@ -27,7 +27,7 @@ import Musl
 ///
 /// Why a timer is parked on the run loop: `CFRunLoopRunInMode` returns at once when the mode has
 /// no sources or timers (always so on a plain thread, and on the main thread inside a
-/// main-queue block), which would make the wait loop a busy spin (FACTS.md item 9). A repeating
+/// main-queue block), which would make the wait loop a busy spin (Platform notes, item 9). A repeating
 /// timer that does nothing keeps the mode non-empty, so the thread sleeps in the kernel.
 final class RunLoopWaiter: @unchecked Sendable {
     // `@unchecked`: `runLoop` and `thread` are immutable, and `CFRunLoopPerformBlock`,
@@ -40,7 +40,7 @@ final class RunLoopWaiter: @unchecked Sendable {
     private var isRunning = false
     private var enclosing: RunLoopWaiter?
 
-    /// A timer period the run loop honours (it ignores absurdly long ones, FACTS.md item 9).
+    /// A timer period the run loop honours (it ignores absurdly long ones, Platform notes, item 9).
     private static let keepAlivePeriod: TimeInterval = 3600
 
     /// Marks the wait done and wakes the waiting thread. Any thread; idempotent.

@@ -37,7 +37,7 @@ extension QueueScheduler {
         #endif
         return RepeatingTimer(
             scheduler: self, start: DispatchTime.now() + .nanoseconds(delay.clampedNanoseconds),
-            // At least 1 ns: Dispatch busy-fires a timer whose interval is zero (FACTS.md item 2).
+            // At least 1 ns: Dispatch busy-fires a timer whose interval is zero (Platform notes, item 2).
             intervalNanoseconds: max(1, interval.clampedNanoseconds),
             leewayNanoseconds: leeway.clampedNanoseconds, action: action
         ) { source, start, interval, leeway in

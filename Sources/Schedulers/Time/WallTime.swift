@@ -11,7 +11,7 @@ import Musl
 extension QueueScheduler {
     /// The wall-clock dispatch time of `date`, as `dispatch_walltime` would give it.
     ///
-    /// Done naively this traps or silently never fires (FACTS.md item 1), so it clamps:
+    /// Done naively this traps or silently never fires (<doc:PlatformNotes>, item 1), so it clamps:
     /// - NaN → now;
     /// - anything before 1970-01-01T00:00:01 (`distantPast`, the epoch, -infinity), which Dispatch
     ///   would read as "forever", → that second, i.e. long past, so it fires at once;
@@ -20,6 +20,9 @@ extension QueueScheduler {
     /// - nanoseconds kept within 0...999_999_999.
     ///
     /// It never traps, and a past date always means "now", never "never".
+    ///
+    /// - Parameter date: any date, NaN and infinities included.
+    /// - Returns: the dispatch wall time to wait for, never `DISPATCH_TIME_FOREVER` for a past date.
     public static func wallTime(with date: Date) -> DispatchWallTime {
         let seconds = date.timeIntervalSince1970
         if seconds.isNaN { return .now() }

@@ -261,6 +261,40 @@ import TestSupport
         }
     }
 
+    /// A queue scheduler on a concurrent queue posts its chain itself: every reschedule called in
+    /// a run is still performed, once each, and the runs are counted exactly.
+    @Test func aQueueSchedulerOnAConcurrentQueueRunsEveryReschedule() {
+        let scheduler = QueueScheduler(queue: DispatchQueue(label: "recursive.concurrent", attributes: .concurrent))
+        let count = Locked(0)
+        scheduler.scheduleRecursive { reschedule in
+            if count.withLock({ $0 += 1; return $0 }) <= 3 {
+                reschedule()
+                reschedule()
+            }
+        }
+        #expect(waitUntil { count.value == 7 })
+        expectQuiet(scheduler)
+        #expect(count.value == 7)
+    }
+
+    /// A chain that ends by itself releases its action even while its disposable is still held.
+    @Test(arguments: [false, true])
+    func aFinishedChainReleasesItsActionWhileItsDisposableIsHeld(subclass: Bool) {
+        let queue = DispatchQueue(label: "recursive.finished")
+        let scheduler = subclass ? ForwardingQueueScheduler(queue: queue) : QueueScheduler(queue: queue)
+        let count = Locked(0)
+        var token: Token? = Token()
+        let weak = Weak(token!)
+        let disposable = scheduler.scheduleRecursive { [token] reschedule in
+            _ = token
+            if count.withLock({ $0 += 1; return $0 }) < 3 { reschedule() }
+        }
+        token = nil
+        #expect(waitUntil { count.value == 3 })
+        #expect(waitUntil { weak.object == nil })
+        #expect(disposable?.isDisposed == false)
+    }
+
     /// From inside a queue action the subscription scheduler runs inline; a chain of self
     /// reschedules on it must still not grow the stack (a worker thread's stack is small).
     @Test func recursionOnTheSubscriptionSchedulerInsideAQueueActionIsFlat() {

@@ -42,6 +42,8 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(name: "ratios", dependencies: ["BenchmarkWorkloads"]),
+        // One workload per process, for callgrind (Scripts/callgrind.sh).
+        .executableTarget(name: "workload", dependencies: ["BenchmarkWorkloads"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,6 +58,30 @@ enum CurrentScheduler {
         }
     }
 
+    /// Whether `scheduler` is `value`, compared by address: no reference is taken, so a check
+    /// inside a running action writes no shared reference count.
+    @inlinable
+    static func isCurrent(_ scheduler: Scheduler) -> Bool {
+        let slot = slot
+        switch UInt(bitPattern: slot) {
+        case 0: return classifyThread() === scheduler
+        case 1: return scheduler === mainScheduler
+        case 2: return false
+        default: return slot == Unmanaged.passUnretained(scheduler).toOpaque()
+        }
+    }
+
+    /// Whether `value` is non-nil, without taking a reference to it.
+    @inlinable
+    static var isSet: Bool {
+        switch UInt(bitPattern: slot) {
+        case 0: return classifyThread() != nil
+        case 1: return true
+        case 2: return false
+        default: return true
+        }
+    }
+
     /// The first query on a thread with no scheduler running: asks Foundation once and caches
     /// the answer in the slot.
     @usableFromInline
@@ -65,5 +89,23 @@ enum CurrentScheduler {
         let isMain = Thread.isMainThread
         slot = isMain ? mainThreadMarker : otherThreadMarker
         return isMain ? mainScheduler : nil
+    }
+}
+
+extension Scheduler {
+    /// Whether this scheduler is ``Scheduler/current`` on the calling thread: the same answer as
+    /// `Scheduler.current === self`, but cheaper, since it compares addresses and takes no
+    /// reference to the current scheduler (so it writes no reference count shared with the
+    /// threads scheduling onto it).
+    ///
+    /// True while one of this scheduler's actions runs on this thread (including code it calls
+    /// inline, on the immediate scheduler say), and for ``Scheduler/main`` on the main thread
+    /// when no other scheduler's action is running there. False everywhere else.
+    ///
+    /// - Returns: whether this scheduler is the current one on this thread.
+    /// - Complexity: O(1): one thread-local read.
+    @inlinable
+    public var isCurrent: Bool {
+        CurrentScheduler.isCurrent(self)
     }
 }

@@ -20,7 +20,8 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
     /// Inline when a scheduler is current (returns nil), else queued on the background scheduler.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        guard Scheduler.current != nil else { return background.schedule(action) }
+        // `isSet` is `Scheduler.current != nil` without taking a reference to the current scheduler.
+        guard CurrentScheduler.isSet else { return background.schedule(action) }
         action()
         return nil
     }

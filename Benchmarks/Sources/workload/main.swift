@@ -16,6 +16,8 @@ let workloads: [String: (Int) -> Void] = [
     "serial2-opencombine": { SerialQueueWorkload.openCombine(actions: $0, producers: 2) },
     "recursion-ours": { RecursionWorkload.oursQueue(iterations: $0) },
     "recursion-raw": { RecursionWorkload.rawQueue(iterations: $0) },
+    "virtual-ours": { VirtualTimeWorkload.ours(times: VirtualTimeWorkload.times(count: $0)) },
+    "virtual-heap": { VirtualTimeWorkload.bareHeap(times: VirtualTimeWorkload.times(count: $0)) },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The benchmark suite lives in a package of its own, so the library itself stays free of
-// dependencies. It compares our schedulers with raw GCD (the limit) and with OpenCombine's
-// DispatchQueue scheduler (a peer that runs in the same process).
+// dependencies. It compares our schedulers with raw GCD (the limit) and with peers that run in
+// the same process: OpenCombine's DispatchQueue scheduler and SwiftNIO's event loop.
 //
 //   swift package --package-path Benchmarks benchmark            # every workload, with allocations
 //   swift run --package-path Benchmarks -c release ratios        # the interleaved ratio table
@@ -16,6 +16,8 @@ let package = Package(
         // which is not needed for malloc counts (FACTS.md item 16).
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        // SwiftNIO's MultiThreadedEventLoopGroup: the serial executor a server would use instead.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // The workloads, shared by the benchmark target and the ratio executable so both measure
@@ -26,6 +28,8 @@ let package = Package(
                 .product(name: "Schedulers", package: "Schedulers"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             // The workloads' counters are plain class properties touched by one thread at a
             // time; without this, each access pays a dynamic exclusivity check that would

@@ -30,7 +30,7 @@ public enum SerialQueueWorkload {
 
     /// Calls `scheduleOne` `actions` times in all, split over `producers` threads.
     @inline(__always)
-    private static func produce(actions: Int, producers: Int, _ scheduleOne: () -> Void) {
+    static func produce(actions: Int, producers: Int, _ scheduleOne: () -> Void) {
         if producers == 1 {
             for _ in 0..<actions { scheduleOne() }
             return

@@ -19,8 +19,10 @@ import Musl
 ///
 /// When no scheduler is running, the slot caches whether this is the main thread, because
 /// `Thread.isMainThread` costs ≈ 335 ns on Linux and `current` must fall back to `main` there.
-/// A thread's slot starts nil ("not asked yet"); the first read stores one of two markers.
-/// Restoring "the previous value" restores the marker too.
+/// A thread's slot starts nil ("not asked yet"); the first read stores either `main` itself (on
+/// the main thread: `main` is never deinitialised, so the unretained pointer stays valid, and a
+/// read there costs what a read inside an action does, with no lazy-global check) or a marker
+/// meaning "no scheduler" (elsewhere). Restoring "the previous value" restores that too.
 @usableFromInline
 enum CurrentScheduler {
     @usableFromInline
@@ -30,10 +32,6 @@ enum CurrentScheduler {
         precondition(status == 0, "Scheduler.current: pthread_key_create failed with \(status)")
         return key
     }()
-
-    /// No scheduler is running and this is the main thread.
-    @inlinable
-    static var mainThreadMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 1)! }
 
     /// No scheduler is running and this is not the main thread.
     @inlinable
@@ -52,7 +50,6 @@ enum CurrentScheduler {
         let slot = slot
         switch UInt(bitPattern: slot) {
         case 0: return classifyThread()
-        case 1: return mainScheduler
         case 2: return nil
         default: return Unmanaged<Scheduler>.fromOpaque(slot!).takeUnretainedValue()
         }
@@ -65,7 +62,6 @@ enum CurrentScheduler {
         let slot = slot
         switch UInt(bitPattern: slot) {
         case 0: return classifyThread() === scheduler
-        case 1: return scheduler === mainScheduler
         case 2: return false
         default: return slot == Unmanaged.passUnretained(scheduler).toOpaque()
         }
@@ -76,7 +72,6 @@ enum CurrentScheduler {
     static var isSet: Bool {
         switch UInt(bitPattern: slot) {
         case 0: return classifyThread() != nil
-        case 1: return true
         case 2: return false
         default: return true
         }
@@ -87,7 +82,7 @@ enum CurrentScheduler {
     @usableFromInline
     static func classifyThread() -> Scheduler? {
         let isMain = Thread.isMainThread
-        slot = isMain ? mainThreadMarker : otherThreadMarker
+        slot = isMain ? Unmanaged.passUnretained(mainScheduler).toOpaque() : otherThreadMarker
         return isMain ? mainScheduler : nil
     }
 }

@@ -277,6 +277,43 @@ import TestSupport
         #expect(count.value == 7)
     }
 
+    /// Disposal racing with overlapping runs (a concurrent queue, two reschedules per run) and
+    /// with `reschedule` calls from another thread: once the queue has drained, no run starts
+    /// any more and the action has been released.
+    @Test func disposalRacingWithRunsAndOutsideReschedulesOnAConcurrentQueue() {
+        let queue = DispatchQueue(label: "recursive.race", attributes: .concurrent)
+        let scheduler = QueueScheduler(queue: queue)
+        for _ in 0..<100 {
+            let runs = Locked(0)
+            let stored = Locked<(@Sendable () -> Void)?>(nil)
+            var token: Token? = Token()
+            let weak = Weak(token!)
+            let disposable = scheduler.scheduleRecursive { [token] reschedule in
+                _ = token
+                stored.withLock { $0 = reschedule }
+                if runs.withLock({ $0 += 1; return $0 }) < 50 {
+                    reschedule()
+                    reschedule()
+                }
+            }
+            token = nil
+            #expect(waitUntil { stored.value != nil })
+            let outside = DispatchGroup()
+            DispatchQueue.global().async(group: outside) {
+                for _ in 0..<20 { stored.value?() }
+            }
+            disposable?.dispose()
+            #expect(outside.wait(timeout: .now() + 60) == .success)
+            stored.withLock { $0 = nil }
+            queue.sync(flags: .barrier) {}
+            let drained = runs.value
+            queue.sync(flags: .barrier) {}
+            #expect(runs.value == drained)
+            #expect(disposable?.isDisposed == true)
+            #expect(waitUntil { weak.object == nil })
+        }
+    }
+
     /// A chain that ends by itself releases its action even while its disposable is still held.
     @Test(arguments: [false, true])
     func aFinishedChainReleasesItsActionWhileItsDisposableIsHeld(subclass: Bool) {

@@ -15,8 +15,8 @@ package="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 shift || true
 workloads=("$@")
 if [ ${#workloads[@]} -eq 0 ]; then
-  workloads=(serial-raw serial-ours serial-opencombine serial-nio
-             serial2-raw serial2-ours serial2-opencombine serial2-nio
+  workloads=(serial-raw serial-raw-context serial-ours serial-opencombine serial-nio
+             serial2-raw serial2-raw-context serial2-ours serial2-opencombine serial2-nio
              recursion-raw recursion-ours recursion-nio)
 fi
 small=50000

@@ -10,6 +10,8 @@ import Foundation
 let workloads: [String: (Int) -> Void] = [
     "serial-ours": { SerialQueueWorkload.ours(actions: $0, producers: 1) },
     "serial-raw": { SerialQueueWorkload.rawGCD(actions: $0, producers: 1) },
+    "serial-raw-context": { SerialQueueWorkload.rawGCDWithContext(actions: $0, producers: 1) },
+    "serial2-raw-context": { SerialQueueWorkload.rawGCDWithContext(actions: $0, producers: 2) },
     "serial-opencombine": { SerialQueueWorkload.openCombine(actions: $0, producers: 1) },
     "serial-nio": { SerialQueueWorkload.nio(actions: $0, producers: 1) },
     "serial2-ours": { SerialQueueWorkload.ours(actions: $0, producers: 2) },

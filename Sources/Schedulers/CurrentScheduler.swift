@@ -97,7 +97,6 @@ extension Scheduler {
     /// inline, on the immediate scheduler say), and for ``Scheduler/main`` on the main thread
     /// when no other scheduler's action is running there. False everywhere else.
     ///
-    /// - Returns: whether this scheduler is the current one on this thread.
     /// - Complexity: O(1): one thread-local read.
     @inlinable
     public var isCurrent: Bool {

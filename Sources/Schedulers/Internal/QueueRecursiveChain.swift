@@ -20,9 +20,9 @@ import Synchronization
 /// releases the action at once; the blocks still queued then run, see the mark and return. What
 /// they hold until then is the small driver, never the action or its captures.
 final class QueueRecursiveChain: Disposable, @unchecked Sendable {
-    // `@unchecked`: `action` is read only by a run that has counted itself in while the word said
-    // neither disposed nor released, and written (cleared) once, by whoever sets `released`
-    // while no run is counted in. The word's acquire/release ordering orders the two.
+    // `@unchecked`: `action` is called only by a run that has counted itself in while the word
+    // said neither disposed nor released, and released once, by whoever sets `released` while
+    // no run is counted in. The word's acquire/release ordering orders the two.
     typealias Action = RecursiveChain.Action
 
     private static let disposed = 1
@@ -35,10 +35,18 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
     private static let requests = Int.max & ~((1 << 32) - 1)
 
     private let word = Atomic<Int>(0)
-    private var action: Action?
+    /// The action, retained once here and released once, by whoever sets `released`. Held
+    /// unmanaged so that a run, which the word guarantees cannot overlap the release, calls it
+    /// through a borrowed reference: no retain and release of the action per iteration.
+    private let action: Unmanaged<ActionBox>
+
+    private final class ActionBox {
+        let action: Action
+        init(_ action: @escaping Action) { self.action = action }
+    }
 
     private init(action: @escaping Action) {
-        self.action = action
+        self.action = .passRetained(ActionBox(action))
     }
 
     /// Starts a chain: posts the first run of `action` onto `scheduler`'s queue.
@@ -68,8 +76,7 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
     /// Clears the action, once the caller has set `released` while no run was counted in.
     /// Outside any critical section: its captures' deinitialisers are user code.
     private func releaseActionNow() {
-        let action = self.action.take()
-        _ = action
+        action.release()
     }
 
     /// Stops the chain: no run starts after this returns, and the action is released now, or
@@ -83,13 +90,20 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
         if old & QueueRecursiveChain.released == 0, new & QueueRecursiveChain.released != 0 { releaseActionNow() }
     }
 
-    /// Counts a run in and hands out the action, unless the chain is disposed or released.
+    /// Counts a run in, unless the chain is disposed or released; returns whether it may run.
     @inline(__always)
-    private func beginRun() -> Action? {
+    private func beginRun() -> Bool {
         let (old, new) = update { old in
             old & (QueueRecursiveChain.disposed | QueueRecursiveChain.released) != 0 ? old : old + QueueRecursiveChain.oneRun
         }
-        return old == new ? nil : action
+        return old != new
+    }
+
+    /// Calls the action; only between a successful `beginRun()` and its `endRun()`, while the
+    /// count of runs keeps it from being released.
+    @inline(__always)
+    private func callAction(_ reschedule: @escaping @Sendable () -> Void) {
+        action._withUnsafeGuaranteedRef { $0.action(reschedule) }
     }
 
     /// Counts a run out; the last one to return gets the requests made meanwhile to post (none
@@ -151,9 +165,9 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
 
         /// One run, on the queue, as the current scheduler.
         func run() {
-            guard let action = chain.beginRun() else { return }
+            guard chain.beginRun() else { return }
             scheduler.performAsCurrentScheduler {
-                action { self.reschedule() }
+                chain.callAction { self.reschedule() }
             }
             let requested = chain.endRun()
             if requested > 0 { post(requested) }

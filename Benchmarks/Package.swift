@@ -2,8 +2,8 @@
 import PackageDescription
 
 // The benchmark suite lives in a package of its own, so the library itself stays free of
-// dependencies. It compares our schedulers with raw GCD (the limit) and with OpenCombine's
-// DispatchQueue scheduler (a peer that runs in the same process).
+// dependencies. It compares our schedulers with raw GCD (the limit) and with peers that run in
+// the same process: OpenCombine's DispatchQueue scheduler and SwiftNIO's event loop.
 //
 //   swift package --package-path Benchmarks benchmark            # every workload, with allocations
 //   swift run --package-path Benchmarks -c release ratios        # the interleaved ratio table
@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+        // SwiftNIO's MultiThreadedEventLoopGroup: the serial executor a server would use instead.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // The workloads, shared by the benchmark target and the ratio executable so both measure
@@ -33,6 +35,8 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             // The workloads' counters are plain class properties touched by one thread at a
             // time; without this, each access pays a dynamic exclusivity check that would
@@ -49,6 +53,8 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         .executableTarget(name: "ratios", dependencies: ["BenchmarkWorkloads"]),
+        // One workload per process, for callgrind (Scripts/callgrind.sh).
+        .executableTarget(name: "workload", dependencies: ["BenchmarkWorkloads"]),
     ],
     swiftLanguageModes: [.v6]
 )

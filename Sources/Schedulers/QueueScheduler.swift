@@ -98,6 +98,27 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
+    /// Runs `action` on ``queue`` as the current scheduler, handing it a `reschedule` closure;
+    /// the rules are ``Scheduler/scheduleRecursive(_:)``'s.
+    ///
+    /// On a `QueueScheduler` or ``TargetQueueScheduler`` itself, each iteration is one `async` of
+    /// a block the chain reuses, rather than a full ``schedule(_:)``: no disposable per iteration.
+    /// Disposing the chain releases the action at once; iterations already queued then return
+    /// without running it. A subclass gets the base implementation, built on its ``schedule(_:)``.
+    ///
+    /// - Parameter action: the work; it gets a closure that asks for one more run.
+    /// - Returns: a disposable that stops the chain.
+    @discardableResult
+    open override func scheduleRecursive(
+        _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
+    ) -> (any Disposable)? {
+        let type = type(of: self)
+        guard type == QueueScheduler.self || type == TargetQueueScheduler.self else {
+            return super.scheduleRecursive(action)
+        }
+        return QueueRecursiveChain.start(on: self, action)
+    }
+
     // MARK: Durations: the monotonic clock (Time/QueueScheduler+UptimeClock.swift)
 
     /// Runs `action` on ``queue`` once `delay` has passed on the monotonic clock (`DispatchTime`;

@@ -4,8 +4,10 @@
 /// iteration costs one `schedule` and nothing more.
 ///
 /// RAC added a compound disposable per iteration and removed it when the iteration ran (its
-/// issue #272 was that this leaked); this chain keeps exactly one slot, the `schedule` that is
-/// currently pending, and replaces it each iteration.
+/// issue #272 was that this leaked); this chain keeps one slot per iteration it has requested
+/// and not yet started (one, unless an action calls `reschedule` more than once), and each run
+/// takes its own slot out as it starts. Disposing the chain disposes every slot, so no
+/// requested iteration stays queued holding the action.
 ///
 /// Two mechanisms keep the stack flat:
 /// - reschedule requests made while the action runs are counted and issued after it returns,
@@ -23,8 +25,11 @@
 final class RecursiveChain: Disposable {
     private struct State {
         var isDisposed = false
-        /// The pending `schedule`, to dispose when the chain is. Replaced every iteration.
-        var pending: (any Disposable)?
+        /// The iterations requested and not yet started, each with its `schedule`'s disposable
+        /// (nil while that `schedule` call is still in progress), to dispose when the chain is.
+        /// Almost always one entry: a linear search beats hashing.
+        var pending: ContiguousArray<(id: UInt64, scheduled: (any Disposable)?)> = []
+        var nextID: UInt64 = 0
         /// Whether some thread is inside `scheduler.schedule` for this chain right now.
         var isScheduling = false
         /// Iterations still to schedule by the thread that `isScheduling`.
@@ -33,6 +38,24 @@ final class RecursiveChain: Disposable {
         var activeRuns = 0
         /// Reschedule requests made while a run is in progress, issued when the last one returns.
         var requestedDuringRun = 0
+
+        /// A slot for an iteration about to be scheduled.
+        mutating func register() -> UInt64 {
+            let id = nextID
+            nextID &+= 1
+            pending.append((id, nil))
+            return id
+        }
+
+        /// Records the disposable of iteration `id`, unless it has already started.
+        mutating func attach(_ scheduled: (any Disposable)?, to id: UInt64) {
+            if let index = pending.firstIndex(where: { $0.id == id }) { pending[index].scheduled = scheduled }
+        }
+
+        /// Takes iteration `id`'s slot out as it starts.
+        mutating func start(_ id: UInt64) {
+            if let index = pending.firstIndex(where: { $0.id == id }) { pending.remove(at: index) }
+        }
     }
 
     typealias Action = @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
@@ -74,14 +97,15 @@ final class RecursiveChain: Disposable {
         state.withLock { $0.isDisposed }
     }
 
-    /// Stops the chain: no iteration starts after this returns; the pending one is disposed.
+    /// Stops the chain: no iteration starts after this returns; every pending one is disposed.
     func dispose() {
-        let pending = state.withLock { state -> (any Disposable)? in
-            guard !state.isDisposed else { return nil }
+        let pending = state.withLock { state -> ContiguousArray<(id: UInt64, scheduled: (any Disposable)?)> in
+            guard !state.isDisposed else { return [] }
             state.isDisposed = true
-            return state.pending.take()
+            defer { state.pending = [] }
+            return state.pending
         }
-        pending?.dispose()
+        for entry in pending { entry.scheduled?.dispose() }
     }
 
     /// Holds the action and is what every scheduled closure captures: one reference, so the
@@ -95,9 +119,9 @@ final class RecursiveChain: Disposable {
             self.action = action
         }
 
-        /// One run of the action, wherever the scheduler runs it.
-        func run() {
-            guard chain.beginRun() else { return }
+        /// Run `id` of the action, wherever the scheduler runs it.
+        func run(_ id: UInt64) {
+            guard chain.beginRun(id) else { return }
             action { self.reschedule() }
             chain.endRun(self)
         }
@@ -107,10 +131,11 @@ final class RecursiveChain: Disposable {
         }
     }
 
-    /// Counts a run in, unless the chain is disposed.
-    private func beginRun() -> Bool {
+    /// Counts run `id` in and takes its slot out, unless the chain is disposed.
+    private func beginRun(_ id: UInt64) -> Bool {
         state.withLock { state in
             guard !state.isDisposed else { return false }
+            state.start(id)
             state.activeRuns += 1
             return true
         }
@@ -142,41 +167,41 @@ final class RecursiveChain: Disposable {
     /// Schedules `iterations` more runs, one `schedule` each, or hands them to the thread that
     /// is already scheduling for this chain.
     private func schedule(_ driver: Driver, iterations: Int) {
-        let proceed = state.withLock { state -> Bool in
-            guard !state.isDisposed else { return false }
+        var next = state.withLock { state -> UInt64? in
+            guard !state.isDisposed else { return nil }
             guard !state.isScheduling else {
                 state.deferred += iterations
-                return false
+                return nil
             }
             state.isScheduling = true
             state.deferred += iterations - 1
-            return true
+            return state.register()
         }
-        guard proceed else { return }
 
-        while true {
+        while let id = next {
             guard let scheduler else {
                 // The scheduler is gone (a dropped TestScheduler): nothing can run any more.
                 state.withLock { $0.isScheduling = false }
                 dispose()
                 return
             }
-            let scheduled = scheduler.schedule { driver.run() }
-            let (again, discard) = state.withLock { state -> (Bool, (any Disposable)?) in
+            let scheduled = scheduler.schedule { driver.run(id) }
+            let discard: (any Disposable)?
+            (next, discard) = state.withLock { state -> (UInt64?, (any Disposable)?) in
                 guard !state.isDisposed else {
+                    // `dispose()` found this slot still empty: disposing it is ours to do.
                     state.isScheduling = false
-                    return (false, scheduled)
+                    return (nil, scheduled)
                 }
-                state.pending = scheduled
+                state.attach(scheduled, to: id)
                 if state.deferred > 0 {
                     state.deferred -= 1
-                    return (true, nil)
+                    return (state.register(), nil)
                 }
                 state.isScheduling = false
-                return (false, nil)
+                return (nil, nil)
             }
             discard?.dispose()
-            if !again { return }
         }
     }
 }

@@ -140,7 +140,9 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// - Calls to `reschedule` made while `action` runs are collected and performed, one
     ///   `schedule(_:)` each, after it returns, so recursion never grows the stack.
     /// - A call made after `action` has returned (from a callback, say) reschedules at once.
-    /// - Disposing the returned disposable stops the chain: no further run starts.
+    /// - Disposing the returned disposable stops the chain: no further run starts, and every
+    ///   iteration requested and not yet started (two, if a run called `reschedule` twice) is
+    ///   cancelled and releases the action before `dispose()` returns.
     ///
     /// Each run happens wherever ``schedule(_:)`` puts it. Memory stays constant however long the
     /// chain runs.

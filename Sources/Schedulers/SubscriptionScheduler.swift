@@ -23,7 +23,8 @@ public final class SubscriptionScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: nil when it ran inline; else a disposable that stops it from starting.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        guard Scheduler.current != nil else { return background.schedule(action) }
+        // `isSet` is `Scheduler.current != nil` without taking a reference to the current scheduler.
+        guard CurrentScheduler.isSet else { return background.schedule(action) }
         action()
         return nil
     }

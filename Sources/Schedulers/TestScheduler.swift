@@ -286,6 +286,9 @@ final class VirtualTimeCore: Sendable {
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
     /// Disposed actions met on the way are dropped.
     func popNext(through limit: Double?) -> (item: VirtualAction, action: @Sendable () -> Void, time: Date)? {
+        // The closure leaves the lock through a captured local, never as `withLock`'s generic
+        // result: that would reabstract it, two allocations per action (measured).
+        var popped: (item: VirtualAction, action: @Sendable () -> Void, time: Date)?
         state.withLock { state in
             while let first = state.queue.first {
                 let item = first.item
@@ -295,7 +298,7 @@ final class VirtualTimeCore: Sendable {
                     state.disposedInQueue -= 1
                     continue
                 }
-                if let limit, first.time > limit { return nil }
+                if let limit, first.time > limit { return }
                 state.queue.popFirst()
                 item.isQueued = false
                 let due = Date(timeIntervalSinceReferenceDate: first.time)
@@ -305,27 +308,31 @@ final class VirtualTimeCore: Sendable {
                     // by the caller right after running.
                     item.isLive = false
                     state.liveCount -= 1
-                    return (item, item.action.take()!, state.now)
+                    popped = (item, item.action.take()!, state.now)
+                } else {
+                    popped = (item, item.action!, state.now)
                 }
-                return (item, item.action!, state.now)
+                return
             }
-            return nil
         }
+        return popped
     }
 
     /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.
     func dispose(_ item: VirtualAction) -> (@Sendable () -> Void)? {
+        var action: (@Sendable () -> Void)?
         state.withLock { state in
             item.wasDisposed = true
-            guard item.isLive else { return nil }
+            guard item.isLive else { return }
             item.isLive = false
             state.liveCount -= 1
             if item.isQueued {
                 state.disposedInQueue += 1
                 compactIfMostlyDisposed(&state)
             }
-            return item.action.take()
+            action = item.action.take()
         }
+        return action
     }
 
     /// Releases everything pending without running it (the scheduler's deinit).

@@ -22,6 +22,27 @@ import Testing
         #expect(seen.value == [true, true])
     }
 
+    /// `isCurrent` agrees with `Scheduler.current === scheduler` off the main thread: false
+    /// outside actions (for `main` too), true inside the scheduler's own action and in the
+    /// immediate scheduler's actions nested there, false for any other scheduler.
+    @Test func isCurrentAgreesWithCurrentOffTheMainThread() {
+        let scheduler = TargetQueueScheduler(name: "current.isCurrent")
+        let other = TargetQueueScheduler(name: "current.isCurrent.other")
+        #expect(!scheduler.isCurrent)
+        #expect(!Scheduler.main.isCurrent)
+        let seen = Locked<[Bool]>([])
+        scheduler.schedule {
+            let values = Locked([scheduler.isCurrent, other.isCurrent, Scheduler.main.isCurrent, Scheduler.immediate.isCurrent])
+            Scheduler.immediate.schedule { values.withLock { $0.append(scheduler.isCurrent) } }
+            other.performAsCurrentScheduler { values.withLock { $0 += [scheduler.isCurrent, other.isCurrent] } }
+            values.withLock { $0.append(scheduler.isCurrent) }
+            seen.withLock { $0 = values.value }
+        }
+        #expect(waitUntil { !seen.value.isEmpty })
+        #expect(seen.value == [true, false, false, false, true, false, true, true])
+        #expect(!scheduler.isCurrent)
+    }
+
     @Test func isTheSchedulerWhileItsActionRuns() {
         let scheduler = TargetQueueScheduler(name: "current.background")
         let seen = Locked<Scheduler?>(nil)

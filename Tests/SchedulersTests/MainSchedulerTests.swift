@@ -22,6 +22,19 @@ final class MainSchedulerTests: XCTestCase {
         XCTAssertTrue(Scheduler.current === Scheduler.main)
     }
 
+    /// `isCurrent` gives `Scheduler.current === self` on the main thread too, nested or not.
+    func testIsCurrentOnTheMainThread() {
+        XCTAssertTrue(Scheduler.main.isCurrent)
+        let other = TargetQueueScheduler(name: "main.isCurrent.other")
+        XCTAssertFalse(other.isCurrent)
+        var inside = (main: true, other: false)
+        other.performAsCurrentScheduler { inside = (Scheduler.main.isCurrent, other.isCurrent) }
+        XCTAssertFalse(inside.main)
+        XCTAssertTrue(inside.other)
+        XCTAssertTrue(Scheduler.main.isCurrent)
+        XCTAssertFalse(other.isCurrent)
+    }
+
     func testCurrentIsRestoredToMainAfterNestedPerformAsCurrentScheduler() {
         let other = TargetQueueScheduler(name: "main.nested")
         var inside: Scheduler?

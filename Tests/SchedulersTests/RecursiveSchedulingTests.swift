@@ -199,6 +199,139 @@ import TestSupport
         #expect(count.value == 0)
     }
 
+    // MARK: Disposal cancels every requested iteration (issue 12, defect 2)
+
+    /// An iteration that calls `reschedule` twice has two iterations pending: disposing the chain
+    /// cancels both, so nothing is left pending and the action's captures are released before
+    /// `dispose()` returns.
+    @Test func disposalCancelsEveryPendingIterationOnATestScheduler() {
+        let scheduler = TestScheduler()
+        let count = Locked(0)
+        var token: Token? = Token()
+        let weak = Weak(token!)
+        let disposable = scheduler.scheduleRecursive { [token] reschedule in
+            _ = token
+            if count.withLock({ $0 += 1; return $0 }) == 1 {
+                reschedule()
+                reschedule()
+            }
+        }
+        token = nil
+        scheduler.step()
+        #expect(count.value == 1)
+        #expect(scheduler.pendingCount == 2)
+        disposable?.dispose()
+        #expect(scheduler.pendingCount == 0)
+        #expect(weak.object == nil)
+        scheduler.stepAll()
+        #expect(count.value == 1)
+    }
+
+    /// The same on a queue scheduler (serial and concurrent queue; the queue scheduler itself and
+    /// a subclass that goes through the generic chain): two iterations requested after the first
+    /// run returned wait behind a suspension when the chain is disposed; neither runs, and the
+    /// action is released at disposal.
+    @Test(arguments: [false, true])
+    func disposalCancelsEveryPendingIterationOnAQueueScheduler(concurrent: Bool) {
+        let queue = DispatchQueue(label: "recursive.twice", attributes: concurrent ? [.concurrent] : [])
+        for scheduler in [QueueScheduler(queue: queue), ForwardingQueueScheduler(queue: queue)] {
+            let count = Locked(0)
+            let stored = Locked<(@Sendable () -> Void)?>(nil)
+            var token: Token? = Token()
+            let weak = Weak(token!)
+            let disposable = scheduler.scheduleRecursive { [token] reschedule in
+                _ = token
+                count.withLock { $0 += 1 }
+                stored.withLock { $0 = reschedule }
+            }
+            token = nil
+            #expect(waitUntil { count.value == 1 })
+            // The first run has returned once this barrier has run.
+            queue.sync(flags: .barrier) {}
+            queue.suspend()
+            var reschedule = stored.withLock { $0.take() }
+            reschedule?()
+            reschedule?()
+            reschedule = nil
+            disposable?.dispose()
+            #expect(weak.object == nil)
+            queue.resume()
+            expectQuiet(scheduler)
+            #expect(count.value == 1)
+        }
+    }
+
+    /// A queue scheduler on a concurrent queue posts its chain itself: every reschedule called in
+    /// a run is still performed, once each, and the runs are counted exactly.
+    @Test func aQueueSchedulerOnAConcurrentQueueRunsEveryReschedule() {
+        let scheduler = QueueScheduler(queue: DispatchQueue(label: "recursive.concurrent", attributes: .concurrent))
+        let count = Locked(0)
+        scheduler.scheduleRecursive { reschedule in
+            if count.withLock({ $0 += 1; return $0 }) <= 3 {
+                reschedule()
+                reschedule()
+            }
+        }
+        #expect(waitUntil { count.value == 7 })
+        expectQuiet(scheduler)
+        #expect(count.value == 7)
+    }
+
+    /// Disposal racing with overlapping runs (a concurrent queue, two reschedules per run) and
+    /// with `reschedule` calls from another thread: once the queue has drained, no run starts
+    /// any more and the action has been released.
+    @Test func disposalRacingWithRunsAndOutsideReschedulesOnAConcurrentQueue() {
+        let queue = DispatchQueue(label: "recursive.race", attributes: .concurrent)
+        let scheduler = QueueScheduler(queue: queue)
+        for _ in 0..<100 {
+            let runs = Locked(0)
+            let stored = Locked<(@Sendable () -> Void)?>(nil)
+            var token: Token? = Token()
+            let weak = Weak(token!)
+            let disposable = scheduler.scheduleRecursive { [token] reschedule in
+                _ = token
+                stored.withLock { $0 = reschedule }
+                if runs.withLock({ $0 += 1; return $0 }) < 50 {
+                    reschedule()
+                    reschedule()
+                }
+            }
+            token = nil
+            #expect(waitUntil { stored.value != nil })
+            let outside = DispatchGroup()
+            DispatchQueue.global().async(group: outside) {
+                for _ in 0..<20 { stored.value?() }
+            }
+            disposable?.dispose()
+            #expect(outside.wait(timeout: .now() + 60) == .success)
+            stored.withLock { $0 = nil }
+            queue.sync(flags: .barrier) {}
+            let drained = runs.value
+            queue.sync(flags: .barrier) {}
+            #expect(runs.value == drained)
+            #expect(disposable?.isDisposed == true)
+            #expect(waitUntil { weak.object == nil })
+        }
+    }
+
+    /// A chain that ends by itself releases its action even while its disposable is still held.
+    @Test(arguments: [false, true])
+    func aFinishedChainReleasesItsActionWhileItsDisposableIsHeld(subclass: Bool) {
+        let queue = DispatchQueue(label: "recursive.finished")
+        let scheduler = subclass ? ForwardingQueueScheduler(queue: queue) : QueueScheduler(queue: queue)
+        let count = Locked(0)
+        var token: Token? = Token()
+        let weak = Weak(token!)
+        let disposable = scheduler.scheduleRecursive { [token] reschedule in
+            _ = token
+            if count.withLock({ $0 += 1; return $0 }) < 3 { reschedule() }
+        }
+        token = nil
+        #expect(waitUntil { count.value == 3 })
+        #expect(waitUntil { weak.object == nil })
+        #expect(disposable?.isDisposed == false)
+    }
+
     /// From inside a queue action the subscription scheduler runs inline; a chain of self
     /// reschedules on it must still not grow the stack (a worker thread's stack is small).
     @Test func recursionOnTheSubscriptionSchedulerInsideAQueueActionIsFlat() {
@@ -256,4 +389,12 @@ func expectQuiet(_ scheduler: Scheduler, sourceLocation: SourceLocation = #_sour
     let watched = Locked(false)
     scheduler.schedule(afterDelay: 0.05) { watched.withLock { $0 = true } }
     #expect(waitUntil { watched.value }, sourceLocation: sourceLocation)
+}
+
+/// A subclass that overrides `schedule(_:)`, so `scheduleRecursive` must go through it (the
+/// generic chain) rather than a queue scheduler's own fast path.
+final class ForwardingQueueScheduler: QueueScheduler, @unchecked Sendable {
+    override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        super.schedule(action)
+    }
 }

@@ -42,6 +42,45 @@ public enum ImmediateWorkload {
         consume(found)
     }
 
+    /// `Scheduler.current === scheduler`, `operations` times: on the calling thread as it is
+    /// (`inAction == false`: on the main thread, with `scheduler` being `Scheduler.main`), or
+    /// inside an action of `scheduler`.
+    public static func oursCurrentIdentity(operations: Int, of scheduler: Scheduler, inAction: Bool) {
+        let body = {
+            var found = 0
+            for _ in 0..<operations where Scheduler.current === scheduler { found &+= 1 }
+            consume(found)
+        }
+        if inAction { scheduler.performAsCurrentScheduler(body) } else { body() }
+    }
+
+    /// `scheduler.isCurrent`, `operations` times, like ``oursCurrentIdentity(operations:of:inAction:)``.
+    public static func oursIsCurrent(operations: Int, of scheduler: Scheduler, inAction: Bool) {
+        let body = {
+            var found = 0
+            for _ in 0..<operations where scheduler.isCurrent { found &+= 1 }
+            consume(found)
+        }
+        if inAction { scheduler.performAsCurrentScheduler(body) } else { body() }
+    }
+
+    /// The limit for `Scheduler.current`: `pthread_getspecific` of a key that is set, compared
+    /// with a pointer.
+    public static func pthreadGetspecific(operations: Int) {
+        let expected = UnsafeMutableRawPointer(bitPattern: 0x1000)
+        pthread_setspecific(limitKey, expected)
+        var found = 0
+        for _ in 0..<operations where pthread_getspecific(limitKey) == expected { found &+= 1 }
+        consume(found)
+        pthread_setspecific(limitKey, nil)
+    }
+
+    private static let limitKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     @inline(never)
     private static func opaque<T>(_ value: T) -> T { value }
 }

@@ -22,6 +22,21 @@ public enum SerialQueueWorkload {
         waitFor { done in queue.async(execute: done) }
     }
 
+    /// The floor for any scheduler that hands the queue its action together with something of
+    /// its own (ours: the scheduler to make current, and the disposable's state): raw `async` of
+    /// a closure capturing two references, so that Swift allocates a context per call, as ours
+    /// does with its `ScheduledAction`. Not in the ratio table; `Scripts/callgrind.sh` and the
+    /// `workload` executable use it to show the floor.
+    public static func rawGCDWithContext(actions: Int, producers: Int) {
+        let queue = DispatchQueue(label: "bench.serial.rawcontext", target: .global())
+        let owner = Counter()
+        produce(actions: actions, producers: producers) {
+            let action = noop
+            queue.async { withExtendedLifetime(owner) { action() } }
+        }
+        waitFor { done in queue.async(execute: done) }
+    }
+
     public static func openCombine(actions: Int, producers: Int) {
         let scheduler = DispatchQueue(label: "bench.serial.opencombine", target: .global()).ocombine
         produce(actions: actions, producers: producers) { scheduler.schedule(options: nil, noop) }
@@ -30,7 +45,7 @@ public enum SerialQueueWorkload {
 
     /// Calls `scheduleOne` `actions` times in all, split over `producers` threads.
     @inline(__always)
-    private static func produce(actions: Int, producers: Int, _ scheduleOne: () -> Void) {
+    static func produce(actions: Int, producers: Int, _ scheduleOne: () -> Void) {
         if producers == 1 {
             for _ in 0..<actions { scheduleOne() }
             return

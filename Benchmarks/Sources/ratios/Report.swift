@@ -30,6 +30,12 @@ enum Target {
     }
 }
 
+/// A peer library measured in the same rounds as ours.
+struct Peer {
+    let name: String
+    let samples: Samples
+}
+
 /// One row of the ratio table.
 struct Row {
     let workload: String
@@ -40,8 +46,15 @@ struct Row {
     let openCombine: Samples?
     let target: Target
     var note: String = ""
+    /// Peers other than OpenCombine (which has its own columns), e.g. SwiftNIO.
+    var peers: [Peer] = []
 
     var ratioMedian: Double { ours.median / limit.median }
+    /// The peer with the lowest median, OpenCombine included.
+    var bestPeer: Peer? {
+        ((openCombine.map { [Peer(name: "OpenCombine", samples: $0)] } ?? []) + peers).min { $0.samples.median < $1.samples.median }
+    }
+    var ratioToBestPeer: Double? { bestPeer.map { ours.median / $0.samples.median } }
     var ratioMin: Double { ours.min / limit.min }
     var met: Bool? { target.isMet(ours: ours.median, ratio: ratioMedian) }
 }
@@ -63,17 +76,19 @@ func markdown(_ rows: [Row], rounds: String, machine: String) -> String {
             + "figures are median (min) per operation. Ratio = ours ÷ limit, of the medians (of the minima).",
         "Machine: \(machine).",
         "",
-        "| Workload | Unit | Ours | Limit | Limit figure | Ratio median | Ratio min | OpenCombine | Ours ÷ OpenCombine | Target | Met |",
-        "|---|---|---:|---|---:|---:|---:|---:|---:|---|:---:|",
+        "| Workload | Unit | Ours | Limit | Limit figure | Ratio median | Ratio min | OpenCombine | Ours ÷ OpenCombine | Best peer | Ours ÷ best peer | Target | Met |",
+        "|---|---|---:|---|---:|---:|---:|---:|---:|---|---:|---|:---:|",
     ]
     for row in rows {
         let oc = row.openCombine.map { "\(figure($0.median)) (\(figure($0.min)))" } ?? "—"
         let ocRatio = row.openCombine.map { format(row.ours.median / $0.median, digits: 2) + "×" } ?? "—"
+        let best = row.bestPeer.map { "\($0.name) \(figure($0.samples.median)) (\(figure($0.samples.min)))" } ?? "—"
+        let bestRatio = row.ratioToBestPeer.map { format($0, digits: 2) + "×" } ?? "—"
         let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
         lines.append(
             "| \(row.workload) | \(row.unit) | \(figure(row.ours.median)) (\(figure(row.ours.min))) | \(row.limitName) "
                 + "| \(figure(row.limit.median)) (\(figure(row.limit.min))) | \(format(row.ratioMedian, digits: 2))× "
-                + "| \(format(row.ratioMin, digits: 2))× | \(oc) | \(ocRatio) | \(row.target.text) | \(met) |")
+                + "| \(format(row.ratioMin, digits: 2))× | \(oc) | \(ocRatio) | \(best) | \(bestRatio) | \(row.target.text) | \(met) |")
     }
     let notes = rows.filter { !$0.note.isEmpty }
     if !notes.isEmpty {
@@ -84,7 +99,7 @@ func markdown(_ rows: [Row], rounds: String, machine: String) -> String {
 }
 
 /// A horizontal bar per workload: ours ÷ limit (medians), a line at 1× and a mark at the target
-/// ratio where the issue sets one.
+/// ratio where the issue sets one; where peers ran, an orange dot at ours ÷ best peer.
 func svg(_ rows: [Row]) -> String {
     let labelWidth = 330.0, chartWidth = 420.0, rowHeight = 26.0, top = 40.0, bottom = 36.0
     let maxRatio = max(2.0, (rows.map(\.ratioMedian).max() ?? 1).rounded(.up))
@@ -111,12 +126,15 @@ func svg(_ rows: [Row]) -> String {
         out.append("<text x=\"\(labelWidth - 8)\" y=\"\(y + 16)\" text-anchor=\"end\">\(escape(row.workload))</text>")
         out.append("<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(x(ratio) - labelWidth)\" height=\"\(rowHeight - 8)\" fill=\"\(color)\"/>")
         out.append("<text x=\"\(x(ratio) + 4)\" y=\"\(y + 16)\">\(format(ratio, digits: 2))×\(ratio > cappedMax ? " (off scale)" : "")</text>")
+        if let best = row.bestPeer, let toBest = row.ratioToBestPeer {
+            out.append("<circle cx=\"\(x(toBest))\" cy=\"\(y + rowHeight / 2)\" r=\"4\" fill=\"#f0ad4e\" stroke=\"#8a5a00\"><title>ours ÷ \(escape(best.name)): \(format(toBest, digits: 2))×</title></circle>")
+        }
         if case .ratio(let target) = row.target {
             out.append("<line x1=\"\(x(target))\" y1=\"\(y + 1)\" x2=\"\(x(target))\" y2=\"\(y + rowHeight - 1)\" stroke=\"black\" stroke-width=\"2\" stroke-dasharray=\"3,2\"/>")
         }
     }
     out.append("<line x1=\"\(x(1))\" y1=\"\(top - 4)\" x2=\"\(x(1))\" y2=\"\(height - bottom + 4)\" stroke=\"#333\"/>")
-    out.append("<text x=\"10\" y=\"\(height - 6)\" fill=\"#555\">Green: target met; red: missed; blue: no ratio target. Dashed mark: the target ratio.</text>")
+    out.append("<text x=\"10\" y=\"\(height - 6)\" fill=\"#555\">Green: target met; red: missed; blue: no ratio target. Dashed mark: the target ratio. Orange dot: ours ÷ best peer.</text>")
     out.append("</svg>")
     return out.joined(separator: "\n") + "\n"
 }

@@ -26,13 +26,16 @@ var rows: [Row] = []
 @MainActor
 func compare(
     _ workload: String, unit: String = "ns/op", rounds: Int, target: Target,
-    ours: System, limitName: String, limit: System, openCombine: System? = nil, note: String = ""
+    ours: System, limitName: String, limit: System, openCombine: System? = nil,
+    peers: [(name: String, system: System)] = [], note: String = ""
 ) {
-    let systems = [ours, limit] + (openCombine.map { [$0] } ?? [])
+    let systems = [ours, limit] + (openCombine.map { [$0] } ?? []) + peers.map(\.system)
     let samples = interleave(systems, rounds: rounds)
-    let row = Row(
+    let peerSamples = samples.suffix(peers.count)
+    var row = Row(
         workload: workload, unit: unit, ours: samples[0], limitName: limitName, limit: samples[1],
         openCombine: openCombine == nil ? nil : samples[2], target: target, note: note)
+    row.peers = zip(peers, peerSamples).map { Peer(name: $0.name, samples: $1) }
     rows.append(row)
     let oc = row.openCombine.map { String(format: ", OpenCombine %.1f", $0.median) } ?? ""
     print(String(format: "%@: ours %.1f, %@ %.1f%@ (%@); ratio %.2f×", workload, row.ours.median, limitName,
@@ -43,11 +46,12 @@ func compare(
 for producers in [1, 2] {
     compare(
         "Serial queue 1M, \(producers) producer\(producers == 1 ? "" : "s")", unit: "ns/action", rounds: heavyRounds,
-        target: .ratio(producers == 1 ? 1.15 : 1.2),
+        target: .ratio(producers == 1 ? 1.15 : 1.1),
         ours: System("ours", operations: million) { _ in SerialQueueWorkload.ours(actions: million, producers: producers) },
         limitName: "raw GCD async",
         limit: System("raw", operations: million) { _ in SerialQueueWorkload.rawGCD(actions: million, producers: producers) },
-        openCombine: System("oc", operations: million) { _ in SerialQueueWorkload.openCombine(actions: million, producers: producers) })
+        openCombine: System("oc", operations: million) { _ in SerialQueueWorkload.openCombine(actions: million, producers: producers) },
+        peers: [("SwiftNIO", System("nio", operations: million) { _ in SerialQueueWorkload.nio(actions: million, producers: producers) })])
 }
 
 // 2. schedule(after:) with a 0 delay.
@@ -72,6 +76,22 @@ compare(
     limitName: "threadDictionary read (RAC)",
     limit: System("dict", operations: calls / 10) { _ in ImmediateWorkload.threadDictionary(operations: calls / 10) })
 
+// 3b. "Is this scheduler current?" against the thread-local read underneath, on the main thread
+//     (`Scheduler.main`) and inside a running action of a queue scheduler.
+let probed = TargetQueueScheduler(name: "bench.current")
+for (place, scheduler, inAction) in [("main thread", Scheduler.main, false), ("in an action", probed, true)] {
+    compare(
+        "Scheduler.current === s, \(place)", rounds: lightRounds, target: .ratio(2),
+        ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursCurrentIdentity(operations: calls, of: scheduler, inAction: inAction) },
+        limitName: "pthread_getspecific",
+        limit: System("tls", operations: calls) { _ in ImmediateWorkload.pthreadGetspecific(operations: calls) })
+    compare(
+        "s.isCurrent, \(place)", rounds: lightRounds, target: .ratio(2),
+        ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursIsCurrent(operations: calls, of: scheduler, inAction: inAction) },
+        limitName: "pthread_getspecific",
+        limit: System("tls", operations: calls) { _ in ImmediateWorkload.pthreadGetspecific(operations: calls) })
+}
+
 // 4. TestScheduler at seeded random virtual times vs a bare heap.
 for count in [10_000, 100_000, 1_000_000] {
     let times = VirtualTimeWorkload.times(count: count)
@@ -79,7 +99,7 @@ for count in [10_000, 100_000, 1_000_000] {
     let operations = count * batches
     compare(
         "TestScheduler \(count == million ? "1M" : "\(count / 1000)k")", unit: "ns/action",
-        rounds: count == million ? heavyRounds : lightRounds, target: count == million ? .ratio(1.5) : .none,
+        rounds: count == million ? heavyRounds : lightRounds, target: .ratio(1.3),
         ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
         limitName: "bare binary heap",
         limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } })
@@ -93,7 +113,7 @@ compare(
     limit: System("loop", operations: million) { _ in RecursionWorkload.plainLoop(iterations: million) })
 let rssBefore = residentMemoryBytes()
 compare(
-    "scheduleRecursive 1M, serial queue", unit: "ns/iteration", rounds: heavyRounds, target: .ratio(1.5),
+    "scheduleRecursive 1M, serial queue", unit: "ns/iteration", rounds: heavyRounds, target: .ratio(1.3),
     ours: System("ours", operations: million) { _ in
         RecursionWorkload.oursQueue(iterations: million)
         memory.after["ours"] = residentMemoryBytes()
@@ -102,7 +122,8 @@ compare(
     limit: System("raw", operations: million) { _ in
         RecursionWorkload.rawQueue(iterations: million)
         memory.after["raw"] = residentMemoryBytes()
-    })
+    },
+    peers: [("SwiftNIO", System("nio", operations: million) { _ in RecursionWorkload.nio(iterations: million) })])
 rows[rows.count - 1].note = String(
     format: "resident memory %.1f MB before the rounds, %.1f MB after ours' last round, %.1f MB after raw's (flat: no growth per iteration).",
     Double(rssBefore) / 1e6, Double(memory.after["ours"] ?? 0) / 1e6, Double(memory.after["raw"] ?? 0) / 1e6)

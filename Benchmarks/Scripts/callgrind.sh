@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Instructions per action, counted by callgrind, for the queue workloads (serial 1 and 2
+# producers, rescheduling): each workload runs once at SMALL and once at LARGE operations in its
+# own process, and the difference of the two totals over the difference of the counts is the
+# cost of one action, start-up excluded. callgrind runs threads one at a time, so this counts
+# work, not contention: the 2-producer wall-clock ratio is in ratios.md.
+#
+#   Benchmarks/Scripts/callgrind.sh [PACKAGE_DIR] [WORKLOAD...]
+#
+# PACKAGE_DIR (default: this Benchmarks package) lets the same workloads run against another
+# checkout of the library, e.g. an earlier commit exported next to a copy of this package.
+# Prints one markdown row per workload. Needs valgrind.
+set -euo pipefail
+package="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
+shift || true
+workloads=("$@")
+if [ ${#workloads[@]} -eq 0 ]; then
+  workloads=(serial-raw serial-raw-context serial-ours serial-opencombine serial-nio
+             serial2-raw serial2-raw-context serial2-ours serial2-opencombine serial2-nio
+             recursion-raw recursion-ours recursion-nio)
+fi
+small=50000
+large=150000
+
+swift build --package-path "$package" -c release --product workload >&2
+binary="$(swift build --package-path "$package" -c release --show-bin-path)/workload"
+# valgrind cannot read the DWARF the toolchain writes; the symbol table is enough to count.
+stripped="$(mktemp)"
+trap 'rm -f "$stripped" "$stripped".out' EXIT
+objcopy --strip-debug "$binary" "$stripped"
+
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file="$stripped.out" "$stripped" "$1" "$2" 2>&1 >/dev/null \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+echo "| Workload | Instructions per action |"
+echo "|---|---:|"
+for workload in "${workloads[@]}"; do
+  if ! "$stripped" "$workload" 1 >/dev/null 2>&1; then continue; fi
+  a=$(instructions "$workload" $small)
+  b=$(instructions "$workload" $large)
+  echo "| $workload | $(( (b - a) / (large - small) )) |"
+done

@@ -60,29 +60,18 @@ final class RecursiveChain: Disposable {
 
     typealias Action = @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
 
-    /// The scheduler, held strongly unless it owns its pending work (a ``TestScheduler``): its
-    /// queue would hold this chain, which would hold it, and nothing pending may keep a
-    /// TestScheduler alive. Only then weakly, because a weak reference gives the scheduler a
-    /// side table, which puts every later retain and release of it on a slower path.
-    private let strongScheduler: Scheduler?
-    // `nonisolated(unsafe)`: written once, in `init`, and only read afterwards (the runtime makes
-    // weak loads thread-safe). A `weak var` rather than SE-0481's `weak let`, which needs a newer
-    // toolchain than the manifest's tools version.
-    private nonisolated(unsafe) weak var weakScheduler: Scheduler?
+    /// The scheduler, held strongly unless it stores its pending work (a ``TestScheduler``, or a
+    /// virtual-time subclass of your own): its queue would hold this chain, which would hold it,
+    /// and nothing pending may keep such a scheduler alive. See ``SchedulerReference``.
+    private let reference: SchedulerReference
     private let state = Lock(State())
 
     private init(scheduler: Scheduler) {
-        if scheduler.storesPendingWork {
-            strongScheduler = nil
-            weakScheduler = scheduler
-        } else {
-            strongScheduler = scheduler
-            weakScheduler = nil
-        }
+        reference = SchedulerReference(scheduler)
     }
 
     private var scheduler: Scheduler? {
-        strongScheduler ?? weakScheduler
+        reference.scheduler
     }
 
     /// Starts a chain: schedules the first run of `action` on `scheduler`.

@@ -1,7 +1,8 @@
 /// A reference to a scheduler that does not keep a ``TestScheduler`` alive: strong, unless the
 /// scheduler owns its pending work (``Scheduler/storesPendingWork``), whose queue would then hold
 /// whoever holds this, which would hold it. Only then weak, since a weak reference puts every
-/// later retain and release of the scheduler on a slower path (see `RecursiveChain`).
+/// later retain and release of the scheduler on a slower path. Shared by `RecursiveChain`,
+/// the timer sequence and ``TestScheduler/Clock``.
 final class SchedulerReference: Sendable {
     private let strongScheduler: Scheduler?
     // `nonisolated(unsafe)`: written once, in `init`, and only read afterwards (the runtime makes

@@ -112,10 +112,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     open override func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> (any Disposable)? {
-        let type = type(of: self)
-        guard type == QueueScheduler.self || type == TargetQueueScheduler.self else {
-            return super.scheduleRecursive(action)
-        }
+        guard isPackageQueueScheduler else { return super.scheduleRecursive(action) }
         return QueueRecursiveChain.start(on: self, action)
     }
 
@@ -134,7 +131,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from starting.
     @discardableResult
     open override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        guard schedulesDurationsItself else { return super.schedule(after: delay, action) }
+        guard isPackageQueueScheduler else { return super.schedule(after: delay, action) }
         return scheduleOnUptimeClock(after: delay, action)
     }
 
@@ -155,10 +152,22 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        guard schedulesDurationsItself else {
+        guard isPackageQueueScheduler else {
             return super.schedule(after: delay, repeatingEvery: interval, leeway: leeway, action)
         }
         RepeatPreconditions.check(interval: interval, leeway: leeway)
         return scheduleOnUptimeClock(after: delay, repeatingEvery: interval, leeway: leeway, action)
+    }
+}
+
+extension QueueScheduler {
+    /// True for `QueueScheduler` and ``TargetQueueScheduler`` themselves, whose fast paths (the
+    /// `Duration` forms straight to Dispatch, the self-posting recursion chain) skip
+    /// ``schedule(_:)`` and the Date-based methods. A subclass may have overridden those
+    /// (RACQueueScheduler+Subclass) and expect every action to pass through them, so unless it
+    /// overrides the fast-path methods too, it gets the generic implementations, which do.
+    var isPackageQueueScheduler: Bool {
+        let type = type(of: self)
+        return type == QueueScheduler.self || type == TargetQueueScheduler.self
     }
 }

@@ -3,15 +3,6 @@ import Dispatch
 /// The `Duration` forms on a queue: `DispatchTime`, the monotonic uptime clock (it ignores
 /// changes to the system clock and stops while the machine sleeps). See ``Scheduler/now``.
 extension QueueScheduler {
-    /// Whether the `Duration` forms go straight to Dispatch. True for `QueueScheduler` and
-    /// `TargetQueueScheduler` themselves. A subclass may have overridden the Date-based methods
-    /// (RACQueueScheduler+Subclass) and expect every action to pass through them, so unless it
-    /// overrides the `Duration` forms too, they take ``Scheduler``'s defaults, which do.
-    var schedulesDurationsItself: Bool {
-        let type = type(of: self)
-        return type == QueueScheduler.self || type == TargetQueueScheduler.self
-    }
-
     /// One `asyncAfter(deadline:)`: like `schedule(after: Date)`, but on the uptime clock.
     func scheduleOnUptimeClock(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let scheduled = ScheduledAction(scheduler: self, action: action)

@@ -44,6 +44,11 @@ import TestSupport
         let ledger = Locked(Ledger(count: total, repeating: Self.producers * repeatingPerProducer))
         let producersLeft = Locked(Self.producers)
         let driver = Locked<ObjectIdentifier?>(nil)
+        // The fence below needs `now` to creep, never jump: `step()` runs the earliest pending
+        // action wherever it is, so with only far-future actions pending a fast driver jumped
+        // 10^12 s ahead and ran fenced actions before their disposal (seen in CI). An anchor due
+        // every 0.5 s keeps something near pending until every producer is done.
+        let anchor = scheduler.schedule(after: scheduler.now, repeatingEvery: 0.5) {}!
 
         runOnThreads(Self.producers + 1) { worker in
             if worker == Self.producers {
@@ -58,6 +63,7 @@ import TestSupport
                     }
                 }
                 // Every producer is done: run everything left, far-future actions included.
+                anchor.dispose()
                 scheduler.advance(by: 2 * Self.farFuture)
                 scheduler.stepAll()
                 return

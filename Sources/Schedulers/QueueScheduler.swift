@@ -23,6 +23,9 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     /// The queue every action runs on. Actions are serial exactly when this queue is.
     public let queue: DispatchQueue
 
+    /// How actions reach ``queue`` without a block per call (Internal/FunctionSubmission.swift).
+    let submission: FunctionSubmission
+
     /// A scheduler running actions on `queue`, which you own. For a new serial queue of its own,
     /// use ``TargetQueueScheduler``.
     ///
@@ -31,6 +34,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     ///   - queue: where every action runs; serial, for serial actions.
     public init(name: String? = nil, queue: DispatchQueue) {
         self.queue = queue
+        submission = FunctionSubmission(queue)
         super.init(name: name)
     }
 
@@ -42,7 +46,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     open override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let scheduled = ScheduledAction(scheduler: self, action: action)
-        queue.async { scheduled.run() }
+        submission.async(scheduled, on: queue)
         return scheduled
     }
 
@@ -65,7 +69,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
             // Already due (or NaN): exactly what Dispatch does with a past deadline, minus the
             // timer. `Date()` read back as a Double can land ~100 ns in the future, which made
             // Dispatch arm a real timer for "now": 5x the cost of an async (measured).
-            queue.async { scheduled.run() }
+            submission.async(scheduled, on: queue)
         }
         return scheduled
     }
@@ -101,8 +105,8 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     /// Runs `action` on ``queue`` as the current scheduler, handing it a `reschedule` closure;
     /// the rules are ``Scheduler/scheduleRecursive(_:)``'s.
     ///
-    /// On a `QueueScheduler` or ``TargetQueueScheduler`` itself, each iteration is one `async` of
-    /// a block the chain reuses, rather than a full ``schedule(_:)``: no disposable per iteration.
+    /// On a `QueueScheduler` or ``TargetQueueScheduler`` itself, each iteration queues the one
+    /// object the chain reuses, rather than a full ``schedule(_:)``: no disposable per iteration.
     /// Disposing the chain releases the action at once; iterations already queued then return
     /// without running it. A subclass gets the base implementation, built on its ``schedule(_:)``.
     ///

@@ -5,9 +5,10 @@ import Synchronization
 /// of going through a full `schedule` (and its disposable) per iteration as ``RecursiveChain``
 /// does.
 ///
-/// Every iteration is one `async` of the same closure (it captures only the ``Driver``, so it
-/// needs no context of its own): Dispatch's block is the only allocation per iteration, as for
-/// raw GCD re-posting itself. The stack stays flat because every run starts from its own block.
+/// Every iteration is one submission of the same ``Driver`` object (``FunctionSubmission``:
+/// `dispatch_async_f` with the driver as context, so no allocation per iteration; where only
+/// `async` is available, one block, as for raw GCD re-posting itself). The stack stays flat
+/// because every run starts from the queue.
 ///
 /// RAC's rules hold as in ``RecursiveChain``: `reschedule` calls made while a run is in progress
 /// are counted and posted when the last run in progress returns (one `async` each, so other work
@@ -16,8 +17,8 @@ import Synchronization
 /// progress, requests made meanwhile, disposed, released), so an iteration costs three atomic
 /// read-modify-writes and no lock (a lock per step cost ~45 instructions each, measured).
 ///
-/// Disposal: queued blocks cannot be taken back from Dispatch, so disposing marks the chain and
-/// releases the action at once; the blocks still queued then run, see the mark and return. What
+/// Disposal: queued iterations cannot be taken back from Dispatch, so disposing marks the chain and
+/// releases the action at once; the iterations still queued then run, see the mark and return. What
 /// they hold until then is the small driver, never the action or its captures.
 final class QueueRecursiveChain: Disposable, @unchecked Sendable {
     // `@unchecked`: `action` is called only by a run that has counted itself in while the word
@@ -145,18 +146,24 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
         if old & QueueRecursiveChain.released == 0 { releaseActionNow() }
     }
 
-    /// What each posted block and each `reschedule` closure captures (one reference, so the
+    /// What each queued iteration and each `reschedule` closure captures (one reference, so the
     /// closures need no context of their own): the chain, and the scheduler the runs happen on,
     /// held strongly, as a pending `schedule` holds it.
-    private final class Driver: Sendable {
+    private final class Driver: SubmittedWork {
         let chain: QueueRecursiveChain
         let scheduler: QueueScheduler
         let queue: DispatchQueue
+        let submission: FunctionSubmission
 
         init(chain: QueueRecursiveChain, scheduler: QueueScheduler) {
             self.chain = chain
             self.scheduler = scheduler
             queue = scheduler.queue
+            submission = scheduler.submission
+        }
+
+        static let runSubmitted: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+            Unmanaged<Driver>.fromOpaque(context!).takeRetainedValue().run()
         }
 
         deinit {
@@ -179,7 +186,7 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
 
         func post(_ iterations: Int) {
             for _ in 0..<iterations {
-                queue.async { self.run() }
+                submission.async(self, on: queue)
             }
         }
     }

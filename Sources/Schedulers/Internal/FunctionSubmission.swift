@@ -1,0 +1,95 @@
+import Dispatch
+#if canImport(CDispatch)
+internal import CDispatch
+#endif
+
+/// Submits an object to a queue as a C function and a context pointer (`dispatch_async_f`),
+/// rather than as a block.
+///
+/// Why: `DispatchQueue.async` takes a block, and a Swift closure becomes a block through
+/// `_Block_copy`: a `malloc` and `free` per call. A `schedule` must allocate a ``ScheduledAction``
+/// anyway, as the disposable it returns; handing Dispatch that object as the context leaves one
+/// allocation per `schedule`, what raw `async` pays, and skips the block's invoke thunks (~600
+/// fewer instructions per action, Benchmarks/Results/callgrind.md). A queue's recursion chain
+/// posts its driver the same way, with no allocation per iteration at all.
+///
+/// The Swift `Dispatch` overlay on Linux wraps the C queue in a class and does not expose it, so
+/// the C queue is read from the wrapper's stored property (`__wrapped`, the only one). Its place
+/// is checked once per process against what `Mirror` reports for a probe queue (`Mirror` itself
+/// costs ~3.4 µs per queue, ten times creating one); if the overlay ever changes shape, the check
+/// fails and every queue falls back to `async`, which is correct, just slower
+/// (`FunctionSubmissionTests` fails in that case, so CI notices). Elsewhere (Darwin, where
+/// `DispatchQueue` is the C queue but whose overlay this package cannot build here) it is `async`.
+struct FunctionSubmission: @unchecked Sendable {
+    // `@unchecked`: an immutable pointer to a C queue, which is thread-safe; the
+    // `DispatchQueue` that owns it is kept alive by the scheduler holding this value.
+    #if canImport(CDispatch)
+    private let cQueue: OpaquePointer?
+    #endif
+
+    init(_ queue: DispatchQueue) {
+        #if canImport(CDispatch)
+        cQueue = FunctionSubmission.wrappedQueueOffset.map { offset in
+            withExtendedLifetime(queue) {
+                UnsafeRawPointer(Unmanaged.passUnretained(queue).toOpaque()).load(fromByteOffset: offset, as: OpaquePointer.self)
+            }
+        }
+        #endif
+    }
+
+    /// Whether submissions skip the block (false where only `async` is available).
+    var isDirect: Bool {
+        #if canImport(CDispatch)
+        cQueue != nil
+        #else
+        false
+        #endif
+    }
+
+    /// Queues `work.run()` on `queue`, which must be the queue this value was made from;
+    /// Dispatch holds a reference to `work` until it has run.
+    @inline(__always)
+    func async<Work: SubmittedWork>(_ work: Work, on queue: DispatchQueue) {
+        #if canImport(CDispatch)
+        if let cQueue {
+            dispatch_async_f(cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
+            return
+        }
+        #endif
+        queue.async { work.run() }
+    }
+
+    #if canImport(CDispatch)
+    /// Where a `DispatchQueue` keeps its C queue, if this overlay keeps it where `Mirror` says.
+    private static let wrappedQueueOffset: Int? = {
+        let probe = DispatchQueue(label: "org.schedulers.layout-probe")
+        let reported = Mirror(reflecting: probe).children.lazy
+            .filter { $0.label == "__wrapped" }.compactMap { $0.value as? OpaquePointer }.first
+        guard let reported else { return nil }
+        // A Swift object starts with its metadata pointer and reference counts; the first stored
+        // property of a class whose superclass has none follows them.
+        let offset = 2 * MemoryLayout<UnsafeRawPointer>.size
+        let found = withExtendedLifetime(probe) {
+            UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque()).load(fromByteOffset: offset, as: OpaquePointer.self)
+        }
+        return found == reported ? offset : nil
+    }()
+    #endif
+}
+
+/// Something ``FunctionSubmission`` can queue: an object, and a C function that runs it.
+protocol SubmittedWork: AnyObject, Sendable {
+    /// The work, on the queue.
+    func run()
+
+    /// Called by Dispatch with the context ``FunctionSubmission/async(_:on:)`` passed: takes
+    /// back the reference Dispatch held and calls ``run()``. A C function pointer cannot be
+    /// generic, so each type spells out its own.
+    static var runSubmitted: @convention(c) (UnsafeMutableRawPointer?) -> Void { get }
+}
+
+extension ScheduledAction: SubmittedWork {
+    static let runSubmitted: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
+        Unmanaged<ScheduledAction>.fromOpaque(context!).takeRetainedValue().run()
+    }
+}

@@ -14,7 +14,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "Disposables"),
-        .target(name: "Schedulers", dependencies: ["Disposables"]),
+        // `Scheduler.current`'s thread-local slot: C, because Swift has no thread-local storage.
+        .target(name: "CurrentSchedulerSlot"),
+        .target(name: "Schedulers", dependencies: ["Disposables", "CurrentSchedulerSlot"]),
         // Helpers shared by both test targets (weak-reference checks, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"]),

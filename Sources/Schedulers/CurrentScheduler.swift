@@ -1,18 +1,14 @@
+import CurrentSchedulerSlot
 import Foundation
-
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// The thread-local slot behind `Scheduler.current`.
 ///
 /// RAC kept the current scheduler in `NSThread.threadDictionary`, which costs ≈ 300 ns a read
-/// and ≈ 1 µs a write here (Platform notes, item 10): more than the rest of a `schedule`. A pthread key
-/// costs a few nanoseconds. The slot holds an *unretained* pointer: it is only ever set to a
+/// and ≈ 1 µs a write here (Platform notes, item 10): more than the rest of a `schedule`. A
+/// pthread key costs a few nanoseconds a read, but setting and restoring it around every action
+/// cost ~70 instructions, 6 % of a whole `schedule` on a queue (callgrind); the slot is therefore
+/// a C `_Thread_local` (the CurrentSchedulerSlot target), read and written inline, with no call.
+/// The slot holds an *unretained* pointer: it is only ever set to a
 /// scheduler by `Scheduler.performAsCurrentScheduler`, which runs on the scheduler itself and
 /// restores the previous value before returning, so the scheduler outlives every moment the
 /// pointer is set.
@@ -25,14 +21,6 @@ import Musl
 /// meaning "no scheduler" (elsewhere). Restoring "the previous value" restores that too.
 @usableFromInline
 enum CurrentScheduler {
-    @usableFromInline
-    static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "Scheduler.current: pthread_key_create failed with \(status)")
-        return key
-    }()
-
     /// No scheduler is running and this is not the main thread.
     @inlinable
     static var otherThreadMarker: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: 2)! }
@@ -40,8 +28,8 @@ enum CurrentScheduler {
     /// The raw slot, so callers can restore exactly what they found.
     @inlinable
     static var slot: UnsafeMutableRawPointer? {
-        @inline(__always) get { pthread_getspecific(key) }
-        @inline(__always) set { pthread_setspecific(key, newValue) }
+        @inline(__always) get { schedulers_current_slot_get() }
+        @inline(__always) set { schedulers_current_slot_set(newValue) }
     }
 
     /// `Scheduler.current`: the running scheduler, else `main` on the main thread, else nil.

@@ -1,0 +1,22 @@
+#ifndef SCHEDULERS_CURRENT_SCHEDULER_SLOT_H
+#define SCHEDULERS_CURRENT_SCHEDULER_SLOT_H
+
+// The thread-local slot behind `Scheduler.current` (Sources/Schedulers/CurrentScheduler.swift
+// says what it holds). It is C because Swift has no thread-local storage of its own: a
+// `_Thread_local` read or write is one instruction relative to the thread pointer once the
+// linker has placed the library, where `pthread_getspecific`/`pthread_setspecific` are calls
+// into libc (~10 and ~35 instructions on glibc), paid around every action a scheduler runs.
+// The accessors are inline so that Swift code (including the package's @inlinable code,
+// compiled into its clients) reaches the variable directly.
+
+extern _Thread_local void *_Nullable schedulers_current_slot;
+
+static inline __attribute__((always_inline)) void *_Nullable schedulers_current_slot_get(void) {
+    return schedulers_current_slot;
+}
+
+static inline __attribute__((always_inline)) void schedulers_current_slot_set(void *_Nullable value) {
+    schedulers_current_slot = value;
+}
+
+#endif

@@ -163,11 +163,19 @@ private final class ImmediateRecursion: @unchecked Sendable {
         }
     }
 
+    @inline(__always)
     private func request() {
         if runner.load(ordering: .relaxed) == currentThreadIdentity() {
             synchronous += 1
             return
         }
+        requestFromElsewhere()
+    }
+
+    /// Kept out of line so that the common case above compiles to a handful of instructions
+    /// with no registers to save (inline, this path made every `reschedule` cost twice as much).
+    @inline(never)
+    private func requestFromElsewhere() {
         let startLoop = foreign.withLock { state -> Bool in
             guard state.isRunning else {
                 state.isRunning = true

@@ -21,6 +21,8 @@ let workloads: [String: (Int) -> Void] = [
     "recursion-ours": { RecursionWorkload.oursQueue(iterations: $0) },
     "recursion-raw": { RecursionWorkload.rawQueue(iterations: $0) },
     "recursion-nio": { RecursionWorkload.nio(iterations: $0) },
+    "recursion-immediate-ours": { RecursionWorkload.oursImmediate(iterations: $0) },
+    "recursion-immediate-loop": { RecursionWorkload.plainLoop(iterations: $0) },
     "virtual-ours": { VirtualTimeWorkload.ours(times: VirtualTimeWorkload.times(count: $0)) },
     "virtual-heap": { VirtualTimeWorkload.bareHeap(times: VirtualTimeWorkload.times(count: $0)) },
 ]

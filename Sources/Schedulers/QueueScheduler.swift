@@ -64,7 +64,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
             #if DEBUG
             ClockProbe.record(.wall)
             #endif
-            queue.asyncAfter(wallDeadline: QueueScheduler.wallTime(with: date)) { scheduled.run() }
+            submission.asyncAfter(scheduled, wallDeadline: QueueScheduler.wallTime(with: date), on: queue)
         } else {
             // Already due (or NaN): exactly what Dispatch does with a past deadline, minus the
             // timer. `Date()` read back as a Double can land ~100 ns in the future, which made

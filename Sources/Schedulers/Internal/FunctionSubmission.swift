@@ -59,6 +59,32 @@ struct FunctionSubmission: @unchecked Sendable {
         queue.async { work.run() }
     }
 
+    /// Queues `work.run()` on `queue` at `deadline` (the monotonic clock), as
+    /// `queue.asyncAfter(deadline:)` would.
+    @inline(__always)
+    func asyncAfter<Work: SubmittedWork>(_ work: Work, deadline: DispatchTime, on queue: DispatchQueue) {
+        #if canImport(CDispatch)
+        if let cQueue {
+            dispatch_after_f(deadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
+            return
+        }
+        #endif
+        queue.asyncAfter(deadline: deadline) { work.run() }
+    }
+
+    /// Queues `work.run()` on `queue` at `deadline` (the wall clock), as
+    /// `queue.asyncAfter(wallDeadline:)` would.
+    @inline(__always)
+    func asyncAfter<Work: SubmittedWork>(_ work: Work, wallDeadline: DispatchWallTime, on queue: DispatchQueue) {
+        #if canImport(CDispatch)
+        if let cQueue {
+            dispatch_after_f(wallDeadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
+            return
+        }
+        #endif
+        queue.asyncAfter(wallDeadline: wallDeadline) { work.run() }
+    }
+
     #if canImport(CDispatch)
     /// Where a `DispatchQueue` keeps its C queue, if this overlay keeps it where `Mirror` says.
     private static let wrappedQueueOffset: Int? = {

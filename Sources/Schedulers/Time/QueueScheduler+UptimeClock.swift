@@ -10,9 +10,9 @@ extension QueueScheduler {
             #if DEBUG
             ClockProbe.record(.uptime)
             #endif
-            queue.asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { scheduled.run() }
+            submission.asyncAfter(scheduled, deadline: .now() + .nanoseconds(delay.clampedNanoseconds), on: queue)
         } else {
-            queue.async { scheduled.run() }  // due now: no timer needed
+            submission.async(scheduled, on: queue)  // due now: no timer needed
         }
         return scheduled
     }

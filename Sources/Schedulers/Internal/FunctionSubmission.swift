@@ -3,14 +3,15 @@ import Dispatch
 internal import CDispatch
 #endif
 
-/// Submits an object to a queue as a C function and a context pointer (`dispatch_async_f`),
-/// rather than as a block.
+/// Submits an object to a queue as a C function and a context pointer (`dispatch_async_f`,
+/// `dispatch_after_f`), rather than as a block.
 ///
 /// Why: `DispatchQueue.async` takes a block, and a Swift closure becomes a block through
 /// `_Block_copy`: a `malloc` and `free` per call. A `schedule` must allocate a ``ScheduledAction``
 /// anyway, as the disposable it returns; handing Dispatch that object as the context leaves one
-/// allocation per `schedule`, what raw `async` pays, and skips the block's invoke thunks (~600
-/// fewer instructions per action, Benchmarks/Results/callgrind.md). A queue's recursion chain
+/// allocation per `schedule`, what raw `async` pays, and skips the block's invoke thunks (with
+/// the thread-local `Scheduler.current`, ours went from ~1.3-1.6x raw `async`'s instructions per
+/// action to ~1.0x: Benchmarks/Results/callgrind.md, "Turn 3"). A queue's recursion chain
 /// posts its driver the same way, with no allocation per iteration at all.
 ///
 /// The Swift `Dispatch` overlay on Linux wraps the C queue in a class and does not expose it, so

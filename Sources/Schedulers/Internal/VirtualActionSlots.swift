@@ -22,7 +22,14 @@ struct VirtualActionSlots: Sendable {
         var isQueued: Bool
     }
 
-    private(set) var actions: [Action?] = []
+    /// A closure kept in a struct: an array of bare closures stores them in their generic
+    /// representation, which costs a reabstraction thunk (an allocation) going in and another
+    /// coming out (measured: 3 allocations per action instead of 1).
+    struct Stored {
+        var action: Action?
+    }
+
+    private var actions: [Stored] = []
     private(set) var info: [Info] = []
     private var vacant: [UInt32] = []
 
@@ -33,12 +40,12 @@ struct VirtualActionSlots: Sendable {
     mutating func occupy(_ action: @escaping Action, sequence: UInt64, interval: Double) -> UInt32 {
         let info = Info(sequence: sequence, interval: interval, isQueued: true)
         if let slot = vacant.popLast() {
-            actions[Int(slot)] = action
+            actions[Int(slot)] = Stored(action: action)
             self.info[Int(slot)] = info
             return slot
         }
         precondition(actions.count < Int(UInt32.max), "TestScheduler: more than 2^32 actions pending")
-        actions.append(action)
+        actions.append(Stored(action: action))
         self.info.append(info)
         return UInt32(actions.count - 1)
     }
@@ -46,13 +53,13 @@ struct VirtualActionSlots: Sendable {
     /// The closure at `slot` (nil if it was disposed, has run, or the slot is free).
     @inline(__always)
     func action(at slot: UInt32) -> Action? {
-        actions[Int(slot)]
+        actions[Int(slot)].action
     }
 
     /// Clears the closure at `slot` and returns it, to be run or released outside the lock.
     @inline(__always)
     mutating func takeAction(at slot: UInt32) -> Action? {
-        actions[Int(slot)].take()
+        actions[Int(slot)].action.take()
     }
 
     /// Whether `slot` holds the action with this sequence number (it may have been disposed).
@@ -85,6 +92,6 @@ struct VirtualActionSlots: Sendable {
             info = []
             vacant = []
         }
-        return actions.compactMap { $0 }
+        return actions.compactMap(\.action)
     }
 }

@@ -28,11 +28,12 @@ struct VirtualTimeQueue: Sendable {
     /// Removes and returns the earliest key. - Complexity: O(log n).
     @discardableResult
     mutating func popFirst() -> VirtualTimeKey? {
-        guard !keys.isEmpty else { return nil }
-        keys.swapAt(0, keys.count - 1)
-        let key = keys.removeLast()
-        if !keys.isEmpty { siftDown(0) }
-        return key
+        guard let last = keys.popLast() else { return nil }
+        guard !keys.isEmpty else { return last }
+        let first = keys[0]
+        keys[0] = last
+        siftDown(0)
+        return first
     }
 
     /// Removes the keys matching `isExcluded`, then restores heap order.

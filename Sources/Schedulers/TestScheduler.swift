@@ -325,23 +325,21 @@ final class VirtualTimeCore: Sendable {
                 state.queue.popFirst()
                 let due = Date(timeIntervalSinceReferenceDate: first.time)
                 if due > state.now { state.now = due }
-                let action: @Sendable () -> Void
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
                     state.slots.setQueued(first.slot, false)
-                    action = state.slots.action(at: first.slot)!
+                    popped = Popped(action: state.slots.action(at: first.slot)!, time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: true)
                 } else {
                     // A one-shot is done once popped: it no longer counts, its slot is free, and
                     // it is released by the caller right after running.
                     state.liveCount -= 1
-                    action = state.slots.takeAction(at: first.slot)!
+                    popped = Popped(action: state.slots.takeAction(at: first.slot)!, time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
                     state.slots.vacate(first.slot)
                 }
-                popped = Popped(action: action, time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: first.isRepeating)
                 return
             }
         }
-        return popped
+        return popped.take()
     }
 
     /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.

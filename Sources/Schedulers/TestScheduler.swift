@@ -419,7 +419,11 @@ final class VirtualAction: Disposable {
 
     /// Releases the action before returning (outside the lock); it will not run.
     func dispose() {
-        wasDisposed.store(true, ordering: .releasing)
-        _ = core.dispose(slot: slot, sequence: sequence)
+        let action = core.dispose(slot: slot, sequence: sequence)
+        // Set once the action is out of the queue, so that whoever sees `isDisposed` may rely on
+        // its not running any more; and before the closure goes, as its captures' deinits may look.
+        withExtendedLifetime(action) {
+            wasDisposed.store(true, ordering: .releasing)
+        }
     }
 }

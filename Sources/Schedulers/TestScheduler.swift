@@ -230,8 +230,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Pops the next live action due no later than `limit` and runs it here, outside the lock.
     /// - Returns: whether one ran.
     private func runNext(through limit: Date?) -> Bool {
-        guard let next = core.popNext(through: limit?.timeIntervalSinceReferenceDate) else { return false }
-        performAsCurrentScheduler(next.action)
+        var next = VirtualTimeCore.Popped()
+        guard let action = core.popNext(through: limit?.timeIntervalSinceReferenceDate, &next) else { return false }
+        performAsCurrentScheduler(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }
@@ -257,14 +258,14 @@ final class VirtualTimeCore: Sendable {
         var disposedInQueue = 0
     }
 
-    /// What `popNext` hands the driver: the action to run, at `time`, and for a repeating one,
-    /// what `requeue` needs to put it back.
+    /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
+    /// one, what `requeue` needs to put it back. (The closure comes back as the result: kept in
+    /// here, it cost a retain and a release per action.)
     struct Popped {
-        var action: @Sendable () -> Void
-        var time: Date
-        var slot: UInt32
-        var sequence: UInt64
-        var isRepeating: Bool
+        var time = Date(timeIntervalSinceReferenceDate: 0)
+        var slot: UInt32 = 0
+        var sequence: UInt64 = 0
+        var isRepeating = false
     }
 
     let state: Lock<State>
@@ -309,10 +310,10 @@ final class VirtualTimeCore: Sendable {
 
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
     /// Disposed actions met on the way are dropped.
-    func popNext(through limit: Double?) -> Popped? {
+    func popNext(through limit: Double?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
         // The closure leaves the lock through a captured local, never as `withLock`'s generic
         // result: that would reabstract it, two allocations per action (measured).
-        var popped: Popped?
+        var action: (@Sendable () -> Void)?
         state.withLock { state in
             while let first = state.queue.first {
                 guard state.slots.action(at: first.slot) != nil else {
@@ -328,18 +329,20 @@ final class VirtualTimeCore: Sendable {
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
                     state.slots.setQueued(first.slot, false)
-                    popped = Popped(action: state.slots.action(at: first.slot)!, time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: true)
+                    action = state.slots.action(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: true)
                 } else {
                     // A one-shot is done once popped: it no longer counts, its slot is free, and
                     // it is released by the caller right after running.
                     state.liveCount -= 1
-                    popped = Popped(action: state.slots.takeAction(at: first.slot)!, time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
+                    action = state.slots.takeAction(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
                     state.slots.vacate(first.slot)
                 }
                 return
             }
         }
-        return popped.take()
+        return action.take()
     }
 
     /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.

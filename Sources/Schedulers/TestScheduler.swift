@@ -282,7 +282,7 @@ final class VirtualTimeCore: Sendable {
             let sequence = state.nextSequence
             state.nextSequence &+= 1
             state.liveCount += 1
-            let slot = state.slots.occupy(action, sequence: sequence, interval: interval ?? 0)
+            let slot = state.slots.occupy(action, sequence: sequence, interval: interval)
             push(slot: slot, sequence: sequence, isRepeating: interval != nil, at: due(state.now), into: &state)
             return (slot, sequence)
         }
@@ -295,7 +295,7 @@ final class VirtualTimeCore: Sendable {
             guard state.slots.isOwned(slot, by: sequence) else { return }
             guard state.slots.action(at: slot) != nil else {
                 // Disposed while it ran: nothing refers to the slot any more.
-                state.slots.vacate(slot)
+                state.slots.vacate(slot, isRepeating: true)
                 return
             }
             // A tiny interval can vanish in Double rounding far from the reference date (1 ns at
@@ -318,7 +318,7 @@ final class VirtualTimeCore: Sendable {
             while let first = state.queue.first {
                 guard state.slots.action(at: first.slot) != nil else {
                     state.queue.popFirst()
-                    state.slots.vacate(first.slot)
+                    state.slots.vacate(first.slot, isRepeating: first.isRepeating)
                     state.disposedInQueue -= 1
                     continue
                 }
@@ -337,7 +337,7 @@ final class VirtualTimeCore: Sendable {
                     state.liveCount -= 1
                     action = state.slots.takeAction(at: first.slot)
                     popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
-                    state.slots.vacate(first.slot)
+                    state.slots.vacate(first.slot, isRepeating: false)
                 }
                 return
             }
@@ -389,14 +389,14 @@ final class VirtualTimeCore: Sendable {
         // Moved out, so that the sweep can read `state.slots` while it edits the queue.
         var queue = state.queue
         state.queue = VirtualTimeQueue()
-        var vacated: [UInt32] = []
+        var vacated: [VirtualTimeKey] = []
         queue.removeAll { key in
             guard state.slots.action(at: key.slot) == nil else { return false }
-            vacated.append(key.slot)
+            vacated.append(key)
             return true
         }
         state.queue = queue
-        for slot in vacated { state.slots.vacate(slot) }
+        for key in vacated { state.slots.vacate(key.slot, isRepeating: key.isRepeating) }
         state.disposedInQueue = 0
     }
 }

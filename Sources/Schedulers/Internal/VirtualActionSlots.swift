@@ -3,24 +3,16 @@
 ///
 /// Laid out for the pop, which at a million pending actions is memory-bound: popping a one-shot
 /// action reads and clears its closure, 16 bytes in `actions`, and touches nothing else at
-/// random (not the action's disposable, not `info`). A closure of nil marks an action that was
-/// disposed, or has run, or whose slot is free. Everything else about a slot sits in `info`,
-/// read only to schedule, dispose, or repeat.
+/// random (not the action's disposable, not `sequences`). A closure of nil marks an action that
+/// was disposed, or has run, or whose slot is free. A one-shot action needs 8 bytes more, its
+/// sequence number; only repeating actions, which are rare, keep more, in `repeating`. Every
+/// byte counts twice at a million actions: in cache misses, and in page faults as the arrays grow.
 ///
 /// A slot is reused once free, so a disposable names its action by slot *and* sequence number
 /// (unique per scheduler): a stale disposable, whose action has run and whose slot now holds
 /// another, finds a different sequence there and leaves the new occupant alone.
 struct VirtualActionSlots: Sendable {
     typealias Action = @Sendable () -> Void
-
-    struct Info: Sendable {
-        /// The occupant's sequence number: who owns the slot (see the type's comment).
-        var sequence: UInt64
-        /// Seconds between runs; 0 for a one-shot action.
-        var interval: Double
-        /// The key is in the queue. Kept for repeating actions, which are out of it while they run.
-        var isQueued: Bool
-    }
 
     /// A closure kept in a struct: an array of bare closures stores them in their generic
     /// representation, which costs a reabstraction thunk (an allocation) going in and another
@@ -29,25 +21,39 @@ struct VirtualActionSlots: Sendable {
         var action: Action?
     }
 
+    struct Repeating: Sendable {
+        /// Seconds between runs.
+        var interval: Double
+        /// The key is in the queue: a repeating action is out of it while it runs.
+        var isQueued: Bool
+    }
+
     private var actions: [Stored] = []
-    private(set) var info: [Info] = []
+    /// The occupant's sequence number, by slot: who owns the slot (see the type's comment).
+    private var sequences: [UInt64] = []
+    /// What a repeating action needs besides, by slot.
+    private var repeating: [UInt32: Repeating] = [:]
     private var vacant: [UInt32] = []
 
-    /// Slots in use (occupied, or waiting in the queue to be skipped).
-    var occupiedCount: Int { actions.count - vacant.count }
-
     /// Puts `action` in a free slot (a new one if none is free) and returns that slot.
-    mutating func occupy(_ action: @escaping Action, sequence: UInt64, interval: Double) -> UInt32 {
-        let info = Info(sequence: sequence, interval: interval, isQueued: true)
-        if let slot = vacant.popLast() {
+    ///
+    /// - Parameter interval: seconds between runs, or nil for a one-shot action.
+    mutating func occupy(_ action: @escaping Action, sequence: UInt64, interval: Double?) -> UInt32 {
+        let slot: UInt32
+        if let free = vacant.popLast() {
+            slot = free
             actions[Int(slot)] = Stored(action: action)
-            self.info[Int(slot)] = info
-            return slot
+            sequences[Int(slot)] = sequence
+        } else {
+            precondition(actions.count < Int(UInt32.max), "TestScheduler: more than 2^32 actions pending")
+            slot = UInt32(actions.count)
+            actions.append(Stored(action: action))
+            sequences.append(sequence)
         }
-        precondition(actions.count < Int(UInt32.max), "TestScheduler: more than 2^32 actions pending")
-        actions.append(Stored(action: action))
-        self.info.append(info)
-        return UInt32(actions.count - 1)
+        if let interval {
+            repeating[slot] = Repeating(interval: interval, isQueued: true)
+        }
+        return slot
     }
 
     /// The closure at `slot` (nil if it was disposed, has run, or the slot is free).
@@ -64,23 +70,27 @@ struct VirtualActionSlots: Sendable {
 
     /// Whether `slot` holds the action with this sequence number (it may have been disposed).
     func isOwned(_ slot: UInt32, by sequence: UInt64) -> Bool {
-        Int(slot) < info.count && info[Int(slot)].sequence == sequence
+        Int(slot) < sequences.count && sequences[Int(slot)] == sequence
     }
 
+    /// The interval of the repeating action at `slot`.
     func interval(at slot: UInt32) -> Double {
-        info[Int(slot)].interval
+        repeating[slot]!.interval
     }
 
+    /// Whether the occupied `slot`'s key is in the queue: always for a one-shot action.
     func isQueued(_ slot: UInt32) -> Bool {
-        info[Int(slot)].isQueued
+        repeating.isEmpty ? true : repeating[slot]?.isQueued ?? true
     }
 
+    /// Records whether the repeating action at `slot` is in the queue.
     mutating func setQueued(_ slot: UInt32, _ isQueued: Bool) {
-        info[Int(slot)].isQueued = isQueued
+        repeating[slot]!.isQueued = isQueued
     }
 
     /// Frees `slot` for reuse. Its closure must have been taken already.
-    mutating func vacate(_ slot: UInt32) {
+    mutating func vacate(_ slot: UInt32, isRepeating: Bool) {
+        if isRepeating { repeating[slot] = nil }
         vacant.append(slot)
     }
 
@@ -89,7 +99,8 @@ struct VirtualActionSlots: Sendable {
     mutating func removeAll() -> [Action] {
         defer {
             actions = []
-            info = []
+            sequences = []
+            repeating = [:]
             vacant = []
         }
         return actions.compactMap(\.action)

@@ -584,6 +584,25 @@ import Testing
         #expect(ran.value == 3_000)
     }
 
+    @Test func disposablesOfSweptRepeatingActionsLeaveTheirSuccessorsAlone() {
+        let scheduler = TestScheduler()
+        let ran = Locked(0)
+        let old = (0..<3_000).map { index in scheduler.schedule(after: at(Double(index)), repeatingEvery: 1) {} }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 0)
+        let new = (0..<3_000).map { _ in
+            scheduler.schedule(after: at(1), repeatingEvery: 1) { ran.withLock { $0 += 1 } }
+        }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 3_000)
+        scheduler.advance(by: 3)
+        #expect(ran.value == 9_000)
+        for disposable in new { disposable?.dispose() }
+        scheduler.advance(by: 3)
+        #expect(ran.value == 9_000)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func actionsRunAsTheCurrentScheduler() {
         let scheduler = TestScheduler()
         #expect(Scheduler.current !== scheduler)

@@ -230,10 +230,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Pops the next live action due no later than `limit` and runs it here, outside the lock.
     /// - Returns: whether one ran.
     private func runNext(through limit: Date?) -> Bool {
-        guard let next = core.popNext(through: limit?.timeIntervalSinceReferenceDate) else { return false }
-        performAsCurrentScheduler(next.action)
-        if next.item.interval != nil {
-            core.requeue(next.item, ranAt: next.time)
+        var next = VirtualTimeCore.Popped()
+        guard let action = core.popNext(through: limit?.timeIntervalSinceReferenceDate, &next) else { return false }
+        performAsCurrentScheduler(action)
+        if next.isRepeating {
+            core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }
         return true
     }
@@ -241,15 +242,30 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
 /// The state a ``TestScheduler`` shares with its scheduled actions. Pending actions point here
 /// rather than at the scheduler, so that they do not keep it alive.
+///
+/// Nothing here points at an action's disposable (``VirtualAction``): the queue holds plain keys
+/// and the closures sit in ``VirtualActionSlots``, so running a million actions in time order
+/// touches no object allocated in schedule order, and a disposable nobody keeps is freed at once.
 final class VirtualTimeCore: Sendable {
     struct State {
         var now: Date
-        var queue = VirtualTimeQueue<VirtualAction>()
+        var queue = VirtualTimeQueue()
+        var slots = VirtualActionSlots()
         var nextSequence: UInt64 = 0
         /// Actions that are scheduled, not disposed, and will still run.
         var liveCount = 0
         /// Disposed actions still sitting in `queue`, waiting to be skipped.
         var disposedInQueue = 0
+    }
+
+    /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
+    /// one, what `requeue` needs to put it back. (The closure comes back as the result: kept in
+    /// here, it cost a retain and a release per action.)
+    struct Popped {
+        var time = Date(timeIntervalSinceReferenceDate: 0)
+        var slot: UInt32 = 0
+        var sequence: UInt64 = 0
+        var isRepeating = false
     }
 
     let state: Lock<State>
@@ -258,79 +274,90 @@ final class VirtualTimeCore: Sendable {
         state = Lock(State(now: now))
     }
 
+    /// - Parameter interval: seconds between runs, or nil for a one-shot action.
     func enqueue(
         interval: TimeInterval?, action: @escaping @Sendable () -> Void, due: (_ now: Date) -> Date
     ) -> VirtualAction {
-        state.withLock { state in
-            let item = VirtualAction(core: self, sequence: state.nextSequence, interval: interval, action: action)
+        let (slot, sequence) = state.withLock { state in
+            let sequence = state.nextSequence
             state.nextSequence &+= 1
             state.liveCount += 1
-            push(item, at: due(state.now), sequence: item.sequence, into: &state)
-            return item
+            let slot = state.slots.occupy(action, sequence: sequence, interval: interval)
+            push(slot: slot, sequence: sequence, isRepeating: interval != nil, at: due(state.now), into: &state)
+            return (slot, sequence)
         }
+        return VirtualAction(core: self, slot: slot, sequence: sequence)
     }
 
     /// Puts a repeating action back, one interval after it last ran, unless it was disposed.
-    func requeue(_ item: VirtualAction, ranAt time: Date) {
+    func requeue(slot: UInt32, sequence: UInt64, ranAt time: Date) {
         state.withLock { state in
-            guard item.isLive else { return }
+            guard state.slots.isOwned(slot, by: sequence) else { return }
+            guard state.slots.action(at: slot) != nil else {
+                // Disposed while it ran: nothing refers to the slot any more.
+                state.slots.vacate(slot, isRepeating: true)
+                return
+            }
             // A tiny interval can vanish in Double rounding far from the reference date (1 ns at
             // year 2026); always move on by at least one representable step, or `advance` would
             // run this action forever without reaching its target.
             let ran = time.timeIntervalSinceReferenceDate
-            let next = max(ran + item.interval!, ran.nextUp)
-            push(item, at: Date(timeIntervalSinceReferenceDate: next), sequence: item.sequence, into: &state)
+            let next = max(ran + state.slots.interval(at: slot), ran.nextUp)
+            state.slots.setQueued(slot, true)
+            push(slot: slot, sequence: sequence, isRepeating: true, at: Date(timeIntervalSinceReferenceDate: next), into: &state)
         }
     }
 
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
     /// Disposed actions met on the way are dropped.
-    func popNext(through limit: Double?) -> (item: VirtualAction, action: @Sendable () -> Void, time: Date)? {
+    func popNext(through limit: Double?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
         // The closure leaves the lock through a captured local, never as `withLock`'s generic
         // result: that would reabstract it, two allocations per action (measured).
-        var popped: (item: VirtualAction, action: @Sendable () -> Void, time: Date)?
+        var action: (@Sendable () -> Void)?
         state.withLock { state in
             while let first = state.queue.first {
-                let item = first.item
-                guard item.isLive else {
+                guard state.slots.action(at: first.slot) != nil else {
                     state.queue.popFirst()
-                    item.isQueued = false
+                    state.slots.vacate(first.slot, isRepeating: first.isRepeating)
                     state.disposedInQueue -= 1
                     continue
                 }
                 if let limit, first.time > limit { return }
                 state.queue.popFirst()
-                item.isQueued = false
                 let due = Date(timeIntervalSinceReferenceDate: first.time)
                 if due > state.now { state.now = due }
-                if item.interval == nil {
-                    // A one-shot is done once popped: it no longer counts, and it is released
-                    // by the caller right after running.
-                    item.isLive = false
-                    state.liveCount -= 1
-                    popped = (item, item.action.take()!, state.now)
+                if first.isRepeating {
+                    // It keeps its slot (and its place among equal times) while it runs.
+                    state.slots.setQueued(first.slot, false)
+                    action = state.slots.action(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: true)
                 } else {
-                    popped = (item, item.action!, state.now)
+                    // A one-shot is done once popped: it no longer counts, its slot is free, and
+                    // it is released by the caller right after running.
+                    state.liveCount -= 1
+                    action = state.slots.takeAction(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
+                    state.slots.vacate(first.slot, isRepeating: false)
                 }
                 return
             }
         }
-        return popped
+        return action.take()
     }
 
     /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.
-    func dispose(_ item: VirtualAction) -> (@Sendable () -> Void)? {
+    /// Does nothing if the action has run or was disposed, even if its slot has a new occupant.
+    func dispose(slot: UInt32, sequence: UInt64) -> (@Sendable () -> Void)? {
         var action: (@Sendable () -> Void)?
         state.withLock { state in
-            item.wasDisposed = true
-            guard item.isLive else { return }
-            item.isLive = false
+            guard state.slots.isOwned(slot, by: sequence), let taken = state.slots.takeAction(at: slot) else { return }
+            action = taken
             state.liveCount -= 1
-            if item.isQueued {
+            // A repeating action that is running is out of the queue: `requeue` frees its slot.
+            if state.slots.isQueued(slot) {
                 state.disposedInQueue += 1
                 compactIfMostlyDisposed(&state)
             }
-            action = item.action.take()
         }
         return action
     }
@@ -338,69 +365,68 @@ final class VirtualTimeCore: Sendable {
     /// Releases everything pending without running it (the scheduler's deinit).
     func discardPending() {
         let discarded = state.withLock { state in
-            let entries = state.queue.drain()
+            state.queue.removeAll()
             state.liveCount = 0
             state.disposedInQueue = 0
-            return entries.map { entry in
-                entry.item.isLive = false
-                entry.item.isQueued = false
-                return entry.item.action.take()
-            }
+            return state.slots.removeAll()
         }
         // Released here, outside the lock: a closure's captures may run arbitrary deinit code.
         _ = discarded
     }
 
-    private func push(_ item: VirtualAction, at date: Date, sequence: UInt64, into state: inout State) {
+    private func push(slot: UInt32, sequence: UInt64, isRepeating: Bool, at date: Date, into state: inout State) {
         // Forward-only time: a past (or NaN) date is due now. An infinite date becomes the
         // largest finite one, so that running it never makes `now` infinite.
         let time = min(date.timeIntervalSinceReferenceDate, .greatestFiniteMagnitude)
         let now = state.now.timeIntervalSinceReferenceDate
-        state.queue.push(.init(time: time >= now ? time : now, sequence: sequence, item: item))
-        item.isQueued = true
+        state.queue.push(VirtualTimeKey(time: time >= now ? time : now, sequence: sequence, slot: slot, isRepeating: isRepeating))
     }
 
     /// Lazy cancellation leaves disposed actions in the heap; once they are most of it, sweep
     /// them so memory stays proportional to what is pending.
     private func compactIfMostlyDisposed(_ state: inout State) {
         guard state.disposedInQueue > 1024, state.disposedInQueue > state.queue.count / 2 else { return }
-        state.queue.removeAll { entry in
-            guard !entry.item.isLive else { return false }
-            entry.item.isQueued = false
+        // Moved out, so that the sweep can read `state.slots` while it edits the queue.
+        var queue = state.queue
+        state.queue = VirtualTimeQueue()
+        var vacated: [VirtualTimeKey] = []
+        queue.removeAll { key in
+            guard state.slots.action(at: key.slot) == nil else { return false }
+            vacated.append(key)
             return true
         }
+        state.queue = queue
+        for key in vacated { state.slots.vacate(key.slot, isRepeating: key.isRepeating) }
         state.disposedInQueue = 0
     }
 }
 
-/// One action scheduled on a ``TestScheduler``, and its disposable.
-final class VirtualAction: Disposable, @unchecked Sendable {
-    // `@unchecked`: every `var` here is read and written only under `core.state`'s lock.
+/// One action scheduled on a ``TestScheduler``: its disposable, and nothing the scheduler needs
+/// to run it. It names the action by slot and sequence number (see ``VirtualActionSlots``), so
+/// once the action has run, or its slot holds another, disposing it does nothing but mark it.
+final class VirtualAction: Disposable {
     let core: VirtualTimeCore
+    let slot: UInt32
     let sequence: UInt64
-    /// nil for a one-shot action.
-    let interval: TimeInterval?
-    var action: (@Sendable () -> Void)?
-    /// Scheduled, not disposed, and will still run.
-    var isLive = true
-    /// In the core's queue right now (a repeating action is out of it while it runs).
-    var isQueued = false
-    /// `dispose()` has been called.
-    var wasDisposed = false
+    private let wasDisposed = Atomic<Bool>(false)
 
-    init(core: VirtualTimeCore, sequence: UInt64, interval: TimeInterval?, action: @escaping @Sendable () -> Void) {
+    init(core: VirtualTimeCore, slot: UInt32, sequence: UInt64) {
         self.core = core
+        self.slot = slot
         self.sequence = sequence
-        self.interval = interval
-        self.action = action
     }
 
     var isDisposed: Bool {
-        core.state.withLock { _ in wasDisposed }
+        wasDisposed.load(ordering: .acquiring)
     }
 
     /// Releases the action before returning (outside the lock); it will not run.
     func dispose() {
-        _ = core.dispose(self)
+        let action = core.dispose(slot: slot, sequence: sequence)
+        // Set once the action is out of the queue, so that whoever sees `isDisposed` may rely on
+        // its not running any more; and before the closure goes, as its captures' deinits may look.
+        withExtendedLifetime(action) {
+            wasDisposed.store(true, ordering: .releasing)
+        }
     }
 }

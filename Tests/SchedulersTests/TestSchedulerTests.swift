@@ -522,6 +522,87 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    // The scheduler reuses a finished action's storage for the next one scheduled; a disposable
+    // that outlives its action must still dispose nothing but that action.
+
+    @Test func disposingAnActionThatRanLeavesTheNextActionAlone() {
+        let scheduler = TestScheduler()
+        let ran = Locked([String]())
+        let first = scheduler.schedule { ran.withLock { $0.append("first") } }
+        scheduler.step()
+        let second = scheduler.schedule { ran.withLock { $0.append("second") } }
+        first?.dispose()
+        #expect(first?.isDisposed == true)
+        #expect(second?.isDisposed == false)
+        #expect(scheduler.pendingCount == 1)
+        scheduler.step()
+        #expect(ran.value == ["first", "second"])
+    }
+
+    @Test func disposingAnActionTwiceAfterItWasSkippedLeavesTheNextActionAlone() {
+        let scheduler = TestScheduler()
+        let ran = Locked([String]())
+        let skipped = scheduler.schedule { ran.withLock { $0.append("skipped") } }
+        skipped?.dispose()
+        scheduler.stepAll()
+        scheduler.schedule { ran.withLock { $0.append("next") } }
+        skipped?.dispose()
+        #expect(scheduler.pendingCount == 1)
+        scheduler.stepAll()
+        #expect(ran.value == ["next"])
+    }
+
+    @Test func disposingARepeatingActionAgainAfterItStoppedLeavesTheNextActionAlone() {
+        let scheduler = TestScheduler()
+        let ran = Locked([String]())
+        let repeating = SerialDisposable()
+        repeating.disposable = scheduler.schedule(after: at(1), repeatingEvery: 1) {
+            ran.withLock { $0.append("repeating") }
+            repeating.disposable?.dispose()
+        }
+        scheduler.advance(by: 1)
+        scheduler.schedule { ran.withLock { $0.append("next") } }
+        repeating.disposable?.dispose()
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: 5)
+        #expect(ran.value == ["repeating", "next"])
+    }
+
+    @Test func disposablesOfSweptActionsLeaveTheirSuccessorsAlone() {
+        // Enough disposed actions that the scheduler sweeps them out of its queue at once.
+        let scheduler = TestScheduler()
+        let ran = Locked(0)
+        let old = (0..<3_000).map { index in scheduler.schedule(afterDelay: Double(index)) {} }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 0)
+        for index in 0..<3_000 {
+            scheduler.schedule(afterDelay: Double(index)) { ran.withLock { $0 += 1 } }
+        }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 3_000)
+        scheduler.stepAll()
+        #expect(ran.value == 3_000)
+    }
+
+    @Test func disposablesOfSweptRepeatingActionsLeaveTheirSuccessorsAlone() {
+        let scheduler = TestScheduler()
+        let ran = Locked(0)
+        let old = (0..<3_000).map { index in scheduler.schedule(after: at(Double(index)), repeatingEvery: 1) {} }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 0)
+        let new = (0..<3_000).map { _ in
+            scheduler.schedule(after: at(1), repeatingEvery: 1) { ran.withLock { $0 += 1 } }
+        }
+        for disposable in old { disposable?.dispose() }
+        #expect(scheduler.pendingCount == 3_000)
+        scheduler.advance(by: 3)
+        #expect(ran.value == 9_000)
+        for disposable in new { disposable?.dispose() }
+        scheduler.advance(by: 3)
+        #expect(ran.value == 9_000)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func actionsRunAsTheCurrentScheduler() {
         let scheduler = TestScheduler()
         #expect(Scheduler.current !== scheduler)

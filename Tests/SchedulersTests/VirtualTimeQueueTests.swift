@@ -4,15 +4,20 @@ import TestSupport
 
 /// The (time, sequence) min-heap under TestScheduler: earliest time first, FIFO among equals.
 @Suite struct VirtualTimeQueueTests {
-    typealias Queue = VirtualTimeQueue<Int>
+    typealias Queue = VirtualTimeQueue
+    typealias Key = VirtualTimeKey
 
-    private func popAll(_ queue: inout Queue) -> [Queue.Entry] {
-        var popped: [Queue.Entry] = []
+    private func key(time: Double, sequence: UInt64, slot: Int = 0) -> Key {
+        Key(time: time, sequence: sequence, slot: UInt32(slot), isRepeating: false)
+    }
+
+    private func popAll(_ queue: inout Queue) -> [Key] {
+        var popped: [Key] = []
         while let entry = queue.popFirst() { popped.append(entry) }
         return popped
     }
 
-    private func isSorted(_ entries: [Queue.Entry]) -> Bool {
+    private func isSorted(_ entries: [Key]) -> Bool {
         zip(entries, entries.dropFirst()).allSatisfy { $0.time < $1.time || ($0.time == $1.time && $0.sequence < $1.sequence) }
     }
 
@@ -27,7 +32,7 @@ import TestSupport
         var random = SeededRandom(seed: UInt64(count))
         var queue = Queue()
         for sequence in 0..<UInt64(count) {
-            queue.push(.init(time: Double(random.next() % 8), sequence: sequence, item: Int(sequence)))
+            queue.push(key(time: Double(random.next() % 8), sequence: sequence, slot: Int(sequence)))
             #if DEBUG
             queue.checkInvariants()
             #endif
@@ -36,23 +41,23 @@ import TestSupport
         let popped = popAll(&queue)
         #expect(popped.count == count)
         #expect(isSorted(popped))
-        #expect(Set(popped.map(\.item)) == Set(0..<count))
+        #expect(Set(popped.map { Int($0.slot) }) == Set(0..<count))
     }
 
     @Test func sequencesPushedOutOfOrderStillPopBySequenceAmongEqualTimes() {
         // A repeating action is pushed back with its original, lower sequence.
         var queue = Queue()
         for sequence: UInt64 in [5, 2, 9, 0, 7] {
-            queue.push(.init(time: 1, sequence: sequence, item: Int(sequence)))
+            queue.push(key(time: 1, sequence: sequence, slot: Int(sequence)))
         }
-        #expect(popAll(&queue).map(\.item) == [0, 2, 5, 7, 9])
+        #expect(popAll(&queue).map(\.slot) == [0, 2, 5, 7, 9])
     }
 
     @Test func interleavedPushesAndPopsKeepOrder() {
         var random = SeededRandom(seed: 42)
         var queue = Queue()
         var sequence: UInt64 = 0
-        var lastPopped: Queue.Entry?
+        var lastPopped: Key?
         for _ in 0..<5_000 {
             if random.next() % 3 == 0, let entry = queue.popFirst() {
                 // Pushes never go below the last popped time here, like a scheduler's `now`.
@@ -62,7 +67,7 @@ import TestSupport
                 lastPopped = entry
             } else {
                 let floor = lastPopped?.time ?? 0
-                queue.push(.init(time: floor + Double(random.next() % 5), sequence: sequence, item: 0))
+                queue.push(key(time: floor + Double(random.next() % 5), sequence: sequence))
                 sequence += 1
             }
         }
@@ -73,25 +78,25 @@ import TestSupport
         var random = SeededRandom(seed: 7)
         var queue = Queue()
         for sequence in 0..<UInt64(2_000) {
-            queue.push(.init(time: Double(random.next() % 50), sequence: sequence, item: Int(sequence)))
+            queue.push(key(time: Double(random.next() % 50), sequence: sequence, slot: Int(sequence)))
         }
-        queue.removeAll { $0.item % 3 == 0 }
+        queue.removeAll { $0.slot % 3 == 0 }
         #if DEBUG
         queue.checkInvariants()
         #endif
         let popped = popAll(&queue)
         #expect(isSorted(popped))
-        #expect(popped.allSatisfy { $0.item % 3 != 0 })
+        #expect(popped.allSatisfy { $0.slot % 3 != 0 })
         #expect(popped.count == 2_000 - 667)
     }
 
-    @Test func drainEmptiesTheQueue() {
+    @Test func removeAllEmptiesTheQueue() {
         var queue = Queue()
         for sequence in 0..<UInt64(10) {
-            queue.push(.init(time: 0, sequence: sequence, item: Int(sequence)))
+            queue.push(key(time: 0, sequence: sequence, slot: Int(sequence)))
         }
-        let drained = queue.drain()
-        #expect(drained.count == 10)
-        #expect(queue.isEmpty)
+        #expect(queue.count == 10)
+        queue.removeAll()
+        #expect(queue.isEmpty && queue.popFirst() == nil)
     }
 }

@@ -1,98 +1,53 @@
-/// A binary min-heap of scheduled items keyed on `(time, sequence)`: the earliest time first,
+/// A binary min-heap of ``VirtualTimeKey``s keyed on `(time, sequence)`: the earliest time first,
 /// and among equal times the lowest sequence number, i.e. the first scheduled (FIFO).
 ///
 /// swift-collections' `Heap` does not break ties FIFO, and sorting an array on every insert
 /// (ReactiveSwift, combine-schedulers) is O(n) per insert; this is O(log n) per push and pop.
 ///
-/// The heap itself holds only plain keys (time, sequence, slot); the items sit in `items`, at
-/// their slot, and never move. Sifting a key through 20 levels of a million-entry heap then
-/// copies trivial values, instead of retaining and releasing an item at every level (which
-/// made a debug-build pop about ten times slower: an atomic on a cold object per copy).
-struct VirtualTimeQueue<Item> {
-    struct Entry {
-        var time: Double
-        var sequence: UInt64
-        var item: Item
-    }
-
+/// The heap holds only plain keys; what they stand for sits elsewhere, at the key's slot
+/// (``VirtualActionSlots``), and never moves. Sifting a key through 20 levels of a
+/// million-entry heap then copies trivial values, instead of retaining and releasing an item at
+/// every level (which made a debug-build pop about ten times slower: an atomic on a cold object
+/// per copy).
+struct VirtualTimeQueue: Sendable {
     /// The heap, ordered on `(time, sequence)`.
     private var keys: [VirtualTimeKey] = []
-    /// Items by slot; nil in a free slot.
-    private var items: [Item?] = []
-    private var freeSlots: [Int] = []
 
     var count: Int { keys.count }
     var isEmpty: Bool { keys.isEmpty }
 
-    /// The earliest entry. - Complexity: O(1).
-    var first: Entry? {
-        keys.first.map(entry(for:))
-    }
-
-    /// Every entry, in heap order (not sorted). - Complexity: O(n).
-    var entries: [Entry] {
-        keys.map(entry(for:))
-    }
-
-    private func entry(for key: VirtualTimeKey) -> Entry {
-        Entry(time: key.time, sequence: key.sequence, item: items[key.slot]!)
-    }
+    /// The earliest key. - Complexity: O(1).
+    var first: VirtualTimeKey? { keys.first }
 
     /// - Complexity: O(log n).
-    mutating func push(_ entry: Entry) {
-        let slot: Int
-        if let free = freeSlots.popLast() {
-            slot = free
-            items[slot] = entry.item
-        } else {
-            slot = items.count
-            items.append(entry.item)
-        }
-        keys.append(VirtualTimeKey(time: entry.time, sequence: entry.sequence, slot: slot))
+    mutating func push(_ key: VirtualTimeKey) {
+        keys.append(key)
         siftUp(keys.count - 1)
     }
 
-    /// Removes and returns the earliest entry. - Complexity: O(log n).
+    /// Removes and returns the earliest key. - Complexity: O(log n).
     @discardableResult
-    mutating func popFirst() -> Entry? {
-        guard !keys.isEmpty else { return nil }
-        keys.swapAt(0, keys.count - 1)
-        let key = keys.removeLast()
-        if !keys.isEmpty { siftDown(0) }
-        return Entry(time: key.time, sequence: key.sequence, item: takeItem(at: key.slot))
+    mutating func popFirst() -> VirtualTimeKey? {
+        guard let last = keys.popLast() else { return nil }
+        guard !keys.isEmpty else { return last }
+        let first = keys[0]
+        keys[0] = last
+        siftDown(0)
+        return first
     }
 
-    /// Removes the entries matching `isExcluded`, then restores heap order.
+    /// Removes the keys matching `isExcluded`, then restores heap order.
     /// - Complexity: O(n).
-    mutating func removeAll(where isExcluded: (Entry) -> Bool) {
-        var kept: [VirtualTimeKey] = []
-        kept.reserveCapacity(keys.count)
-        for key in keys {
-            if isExcluded(entry(for: key)) {
-                _ = takeItem(at: key.slot)
-            } else {
-                kept.append(key)
-            }
-        }
-        keys = kept
+    mutating func removeAll(where isExcluded: (VirtualTimeKey) -> Bool) {
+        keys.removeAll(where: isExcluded)
         for index in stride(from: keys.count / 2 - 1, through: 0, by: -1) {
             siftDown(index)
         }
     }
 
-    /// Empties the queue and hands back what it held.
-    mutating func drain() -> [Entry] {
-        defer {
-            keys = []
-            items = []
-            freeSlots = []
-        }
-        return entries
-    }
-
-    private mutating func takeItem(at slot: Int) -> Item {
-        freeSlots.append(slot)
-        return items[slot].take()!
+    /// Empties the queue.
+    mutating func removeAll() {
+        keys = []
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -127,32 +82,28 @@ struct VirtualTimeQueue<Item> {
     }
 
     #if DEBUG
-    /// Debug-only check that every parent precedes its children and every key has its item.
+    /// Debug-only check that every parent precedes its children.
     func checkInvariants() {
         for index in keys.indices.dropFirst() {
             precondition(!keys[index].precedes(keys[(index - 1) / 2]), "VirtualTimeQueue: heap order broken at \(index)")
-        }
-        precondition(keys.count + freeSlots.count == items.count, "VirtualTimeQueue: slots out of step")
-        for key in keys {
-            precondition(items[key.slot] != nil, "VirtualTimeQueue: key without an item at slot \(key.slot)")
         }
     }
     #endif
 }
 
 /// A heap key: plain data, not generic, so sifting it costs no reference counting or
-/// generic metadata lookups, even in a debug build.
-struct VirtualTimeKey {
+/// generic metadata lookups, even in a debug build. 24 bytes, as small as the fields allow: at a
+/// million pending actions the heap does not fit in the cache, and every byte is memory traffic.
+struct VirtualTimeKey: Sendable {
     var time: Double
     var sequence: UInt64
-    /// Where the item sits in the queue's `items`.
-    var slot: Int
+    /// Where the action sits in ``VirtualActionSlots``.
+    var slot: UInt32
+    /// Kept here so that popping a one-shot action reads nothing but its closure.
+    var isRepeating: Bool
 
     @inline(__always)
     func precedes(_ other: VirtualTimeKey) -> Bool {
         time < other.time || (time == other.time && sequence < other.sequence)
     }
 }
-
-extension VirtualTimeQueue: Sendable where Item: Sendable {}
-extension VirtualTimeQueue.Entry: Sendable where Item: Sendable {}

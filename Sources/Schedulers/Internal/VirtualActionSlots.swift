@@ -45,7 +45,9 @@ struct VirtualActionSlots: Sendable {
             actions[Int(slot)] = Stored(action: action)
             sequences[Int(slot)] = sequence
         } else {
-            precondition(actions.count < Int(UInt32.max), "TestScheduler: more than 2^32 actions pending")
+            if actions.count >= Int(UInt32.max) {
+                badInput("TestScheduler: more than \(UInt32.max) actions pending at once")
+            }
             slot = UInt32(actions.count)
             actions.append(Stored(action: action))
             sequences.append(sequence)

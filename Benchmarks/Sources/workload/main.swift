@@ -23,6 +23,7 @@ let workloads: [String: (Int) -> Void] = [
     "recursion-nio": { RecursionWorkload.nio(iterations: $0) },
     "recursion-immediate-ours": { RecursionWorkload.oursImmediate(iterations: $0) },
     "recursion-immediate-loop": { RecursionWorkload.plainLoop(iterations: $0) },
+    "debounce-ours": { for _ in 0..<$0 { precondition(AsyncDebounceWorkload.ours()) } },
     "virtual-ours": { VirtualTimeWorkload.ours(times: VirtualTimeWorkload.times(count: $0)) },
     "virtual-heap": { VirtualTimeWorkload.bareHeap(times: VirtualTimeWorkload.times(count: $0)) },
 ]

@@ -2,7 +2,8 @@ import Foundation
 
 /// Runs actions on a GCD queue (RACQueueScheduler), each one as ``Scheduler/current``.
 ///
-/// - ``schedule(_:)`` is one `async` onto ``queue``: FIFO on a serial queue.
+/// - ``schedule(_:)`` is one submission to ``queue`` (as `async` would make): FIFO on a serial
+///   queue, in order with whatever else is queued there.
 /// - ``schedule(after:_:)-(Date,_)`` converts the date with ``wallTime(with:)`` (wall clock, like
 ///   `dispatch_walltime`: it counts across sleep and follows clock changes).
 /// - The `Duration` forms (`schedule(after: Duration)`, its repeating form, `sleep(for:)`,
@@ -38,7 +39,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
         super.init(name: name)
     }
 
-    /// Queues `action` on ``queue`` (one `async`). It runs there as the current scheduler unless
+    /// Queues `action` on ``queue`` (one submission). It runs there as the current scheduler unless
     /// the returned disposable is disposed first, in which case it is released at once.
     ///
     /// - Parameter action: the work to run, on ``queue``, as ``Scheduler/current``.
@@ -123,7 +124,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     // MARK: Durations: the monotonic clock (Time/QueueScheduler+UptimeClock.swift)
 
     /// Runs `action` on ``queue`` once `delay` has passed on the monotonic clock (`DispatchTime`;
-    /// see ``Scheduler/now``). A zero or negative delay is one `async`. Disposing it before then
+    /// see ``Scheduler/now``). A zero or negative delay is queued at once. Disposing it before then
     /// stops it and releases it at once.
     ///
     /// A subclass that does not override this gets ``Scheduler``'s default instead, which goes

@@ -424,7 +424,8 @@ final class VirtualAction: Disposable {
     func dispose() {
         let action = core.dispose(slot: slot, sequence: sequence)
         // Set once the action is out of the queue, so that whoever sees `isDisposed` may rely on
-        // its not running any more; and before the closure goes, as its captures' deinits may look.
+        // its not starting any more (one another thread's `advance` had already popped may still
+        // be running); and before the closure goes, as its captures' deinits may look.
         withExtendedLifetime(action) {
             wasDisposed.store(true, ordering: .releasing)
         }

@@ -83,3 +83,45 @@ import Testing
 }
 
 private final class Capture: Sendable {}
+
+/// Dispatch drops work due "never" (`DISPATCH_TIME_FOREVER`) without calling it, so a reference
+/// handed to it with such a deadline would never come back: the action, its captures and its
+/// scheduler would leak. (Found in review: these failed before the guard in `asyncAfter`.)
+@Suite struct FunctionSubmissionNeverDueTests {
+    @Test func anActionDueNeverLeaksNothingWhenTheCallerDropsIt() {
+        for schedule in Self.neverDue {
+            var scheduler: TargetQueueScheduler? = TargetQueueScheduler(name: "never.dropped")
+            weak var weakScheduler: TargetQueueScheduler?
+            weakScheduler = scheduler
+            weak var weakAction: AnyObject?
+            weak var weakCapture: Capture?
+            do {
+                let capture = Capture()
+                weakCapture = capture
+                weakAction = schedule(scheduler!) { withExtendedLifetime(capture) {} }
+            }
+            scheduler = nil
+            #expect(waitUntil { weakAction == nil && weakCapture == nil && weakScheduler == nil })
+        }
+    }
+
+    @Test func anActionDueNeverIsFreedOnceDisposed() {
+        let scheduler = TargetQueueScheduler(name: "never.disposed")
+        for schedule in Self.neverDue {
+            weak var weakAction: AnyObject?
+            do {
+                let disposable = schedule(scheduler) {}
+                weakAction = disposable
+                disposable?.dispose()
+            }
+            #expect(waitUntil { weakAction == nil })
+        }
+    }
+
+    /// Both clocks' ways of saying "never": a date past Dispatch's wall clock, and a duration
+    /// that saturates `DispatchTime` (see `Duration.clampedNanoseconds`).
+    private static let neverDue: [@Sendable (QueueScheduler, @escaping @Sendable () -> Void) -> (any Disposable)?] = [
+        { scheduler, action in scheduler.schedule(after: .distantFuture, action) },
+        { scheduler, action in scheduler.schedule(after: Duration.seconds(Int64.max), action) },
+    ]
+}

@@ -48,7 +48,8 @@ struct FunctionSubmission: @unchecked Sendable {
     }
 
     /// Queues `work.run()` on `queue`, which must be the queue this value was made from;
-    /// Dispatch holds a reference to `work` until it has run.
+    /// Dispatch holds a reference to `work` until it has run. (The timed forms below hold none
+    /// for a deadline of "never": that work never runs and is never queued.)
     @inline(__always)
     func async<Work: SubmittedWork>(_ work: Work, on queue: DispatchQueue) {
         #if canImport(CDispatch)
@@ -66,6 +67,9 @@ struct FunctionSubmission: @unchecked Sendable {
     func asyncAfter<Work: SubmittedWork>(_ work: Work, deadline: DispatchTime, on queue: DispatchQueue) {
         #if canImport(CDispatch)
         if let cQueue {
+            // Dispatch drops work due at DISPATCH_TIME_FOREVER without ever calling it, so it
+            // would never give back the reference: such work is simply never submitted.
+            if deadline.rawValue == DispatchTime.distantFuture.rawValue { return }
             dispatch_after_f(deadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
             return
         }
@@ -79,6 +83,7 @@ struct FunctionSubmission: @unchecked Sendable {
     func asyncAfter<Work: SubmittedWork>(_ work: Work, wallDeadline: DispatchWallTime, on queue: DispatchQueue) {
         #if canImport(CDispatch)
         if let cQueue {
+            if wallDeadline.rawValue == DispatchWallTime.distantFuture.rawValue { return }  // as above
             dispatch_after_f(wallDeadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
             return
         }

@@ -92,6 +92,7 @@ struct VirtualActionSlots: Sendable {
 
     /// Frees `slot` for reuse. Its closure must have been taken already.
     mutating func vacate(_ slot: UInt32, isRepeating: Bool) {
+        assert(actions[Int(slot)].action == nil, "VirtualActionSlots: vacating a slot that still holds its closure")
         if isRepeating { repeating[slot] = nil }
         vacant.append(slot)
     }

@@ -10,7 +10,9 @@ extension Duration {
 
     /// Whole nanoseconds for Dispatch, clamped to `0...RepeatPreconditions.maximumNanoseconds`:
     /// a negative duration means now, and an enormous one (`Duration` reaches 2.9e11 years)
-    /// becomes about 146 years instead of overflowing `DispatchTime`.
+    /// becomes about 146 years instead of overflowing the `Int` Dispatch takes. Added to
+    /// `DispatchTime.now()`, that is past Dispatch's range, which saturates to
+    /// `DispatchTime.distantFuture`: a deadline of "never" (`FunctionSubmissionTests`).
     var clampedNanoseconds: Int {
         let (seconds, attoseconds) = components
         if seconds < 0 || (seconds == 0 && attoseconds <= 0) { return 0 }

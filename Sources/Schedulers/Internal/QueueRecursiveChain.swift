@@ -11,7 +11,7 @@ import Synchronization
 /// because every run starts from the queue.
 ///
 /// RAC's rules hold as in ``RecursiveChain``: `reschedule` calls made while a run is in progress
-/// are counted and posted when the last run in progress returns (one `async` each, so other work
+/// are counted and posted when the last run in progress returns (one submission each, so other work
 /// on the queue still interleaves with the chain in FIFO order); a call made at any other time
 /// posts at once. Runs may overlap (a concurrent queue): the state is one atomic word (runs in
 /// progress, requests made meanwhile, disposed, released), so an iteration costs three atomic

@@ -8,8 +8,9 @@ internal import CDispatch
 ///
 /// Why: `DispatchQueue.async` takes a block, and a Swift closure becomes a block through
 /// `_Block_copy`: a `malloc` and `free` per call. A `schedule` must allocate a ``ScheduledAction``
-/// anyway, as the disposable it returns; handing Dispatch that object as the context leaves one
-/// allocation per `schedule`, what raw `async` pays, and skips the block's invoke thunks (with
+/// anyway, as the disposable it returns; handing Dispatch that object as the context leaves it
+/// the only allocation of ours per `schedule`, as the block is raw `async`'s only one (Dispatch
+/// adds a continuation to both), and skips the block's invoke thunks (with
 /// the thread-local `Scheduler.current`, ours went from ~1.3-1.6x raw `async`'s instructions per
 /// action to ~1.0x: Benchmarks/Results/callgrind.md, "Turn 3"). A queue's recursion chain
 /// posts its driver the same way, with no allocation per iteration at all.

@@ -152,14 +152,10 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
     private final class Driver: SubmittedWork {
         let chain: QueueRecursiveChain
         let scheduler: QueueScheduler
-        let queue: DispatchQueue
-        let submission: FunctionSubmission
 
         init(chain: QueueRecursiveChain, scheduler: QueueScheduler) {
             self.chain = chain
             self.scheduler = scheduler
-            queue = scheduler.queue
-            submission = scheduler.submission
         }
 
         static let runSubmitted: @convention(c) (UnsafeMutableRawPointer?) -> Void = { context in
@@ -186,7 +182,7 @@ final class QueueRecursiveChain: Disposable, @unchecked Sendable {
 
         func post(_ iterations: Int) {
             for _ in 0..<iterations {
-                submission.async(self, on: queue)
+                scheduler.submission.async(self, on: scheduler.queue)
             }
         }
     }

@@ -2,56 +2,66 @@ import Foundation
 
 extension TestScheduler {
     /// Runs `body` on the calling thread, sending the tasks it starts into this scheduler's
-    /// virtual time.
-    ///
-    /// While `body` runs, every job bound for the global concurrent executor that is enqueued
-    /// from this thread, or from work this scheduler is running, goes to this scheduler instead:
-    /// a plain `Task {}`, `Task.detached`, and the unstructured tasks that library operators
-    /// start inside (swift-async-algorithms' `debounce`, `merge`, `zip`, `combineLatest`, …),
-    /// which do not inherit a `Task(executorPreference:)`.
+    /// virtual time: global tasks and, on the main actor, main-actor tasks too.
     ///
     /// ```swift
-    /// let scheduler = TestScheduler()
-    /// scheduler.withCapturedTasks {
-    ///     let task = Task {
-    ///         try await Task.sleep(for: .seconds(5), clock: scheduler.clock)
-    ///         return "done"
+    /// @MainActor @Test func debounces() {
+    ///     let scheduler = TestScheduler()
+    ///     let model = SearchModel(clock: scheduler.clock)   // a @MainActor view model
+    ///     scheduler.withCapturedTasks {
+    ///         model.queryChanged("s")        // starts a Task {} on the main actor
+    ///         scheduler.advance(by: 0.299)
+    ///         #expect(model.results == [])
+    ///         scheduler.advance(by: 0.001)   // the task has finished when this returns
+    ///         #expect(model.results == ["s"])
     ///     }
-    ///     scheduler.advance(by: 5)   // the task has finished when this returns
     /// }
     /// ```
     ///
+    /// - **Which jobs.** While `body` runs, every job bound for the global concurrent executor
+    ///   that is enqueued from this thread, or from work this scheduler is running, goes to this
+    ///   scheduler instead: a plain `Task {}`, `Task.detached`, and the unstructured tasks that
+    ///   library operators start inside (swift-async-algorithms' `debounce`, `merge`, `zip`,
+    ///   `combineLatest`, …), which do not inherit a `Task(executorPreference:)`. So does the
+    ///   main-actor work of those tasks and of the tasks `body` starts on the main actor (a
+    ///   `@MainActor` view model's `Task {}`): when the runtime looks up the main actor's
+    ///   executor for them, it gets this scheduler's stand-in for it. A task started by a
+    ///   captured task is captured too, wherever it runs (Swift copies the task-local value
+    ///   that marks it). Captures nest: the innermost wins. Jobs enqueued from any other thread
+    ///   or task (tests running in parallel, the test runner, unrelated work) are untouched,
+    ///   and so are jobs bound for other actors (a default actor runs captured work inline when
+    ///   it is free) and for a task executor a task prefers.
     /// - **Captured jobs** behave like those of a task that prefers the scheduler
     ///   (TestScheduler+Executor.swift): each is queued like ``schedule(_:)``, due at ``now``,
     ///   FIFO with actions and counted by ``pendingCount``; it runs only when the scheduler is
     ///   driven, on the driving thread, as ``Scheduler/current``. A continuation resumed while
     ///   the scheduler runs (a sleep on ``clock`` waking up) queues the task's next job at
-    ///   ``now``, so `advance(by:)` runs it before it returns.
-    /// - **Which jobs.** A global job enqueued while one of this scheduler's actions or jobs runs
-    ///   goes to this scheduler. Else, one enqueued from the thread running `body` goes to the
-    ///   innermost `withCapturedTasks` on that thread: captures nest, the innermost wins. Jobs
-    ///   enqueued from any other thread (tests running in parallel, unrelated work) are
-    ///   untouched, and so are jobs bound for an actor (`@MainActor` code runs on the main
-    ///   actor, not here) or for a task executor a task prefers.
+    ///   ``now``, so `advance(by:)` runs it before it returns. A main-actor job runs at its
+    ///   virtual time like any other, on the driving thread, which must hold the main actor:
+    ///   call this and `advance` from the main actor (a `@MainActor` test; in XCTest, inside
+    ///   `MainActor.assumeIsolated`). Driven from another thread, such a job goes to the real
+    ///   main actor instead, and the scheduler prints a warning naming the fix, once; the
+    ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
-    ///   it runs if the scheduler is driven later, and the global jobs it enqueues while it runs
-    ///   are still captured (by the first rule), so a task started inside `body` stays in
-    ///   virtual time to its end. Nothing else is captured from the calling thread any more. If
-    ///   the scheduler is deinitialised first, pending jobs are released without running, and
-    ///   their tasks never finish: Swift has no way to destroy a job without running it. Drive a
-    ///   test's tasks to their end (or cancel them, then `advance`) before it returns.
-    /// - **Other hooks.** Any hook of the same kind installed before (another library's, such as
-    ///   swift-concurrency-extras' `withMainSerialExecutor`) gets every job this does not
-    ///   capture. If one is installed over ours later, the next `withCapturedTasks` chains to it
-    ///   and installs ours again; a capture that is running while another library replaces the
-    ///   hook captures nothing from then on.
+    ///   it runs if the scheduler is driven later, and it is still captured, so a task started
+    ///   inside `body` stays in virtual time to its end. One limit: a global task's
+    ///   continuation resumed from a thread outside the scheduler (a Dispatch callback, a
+    ///   completion handler) sends its next job to the cooperative pool, out of virtual time,
+    ///   because nothing on that thread says the task was captured; if it then sleeps on
+    ///   ``clock``, the scheduler's warning says so. Main-actor tasks have no such limit: they
+    ///   resume on the stand-in whichever thread resumes them. If the scheduler is
+    ///   deinitialised first, pending jobs are released without running, and their tasks never
+    ///   finish: Swift has no way to destroy a job without running it. Drive a test's tasks to
+    ///   their end (or cancel them, then `advance`) before it returns.
+    /// - **Other hooks.** Any hook of the same kind installed before (another library's) gets
+    ///   every job or lookup this does not capture.
     ///
-    /// How: through the runtime's `swift_task_enqueueGlobal_hook`, an exported variable looked
-    /// up with `dlsym`, installed once and left installed (it costs a few nanoseconds a job for
-    /// jobs it does not capture). Swift 6.2 and later let an executable choose its global
-    /// executor with an `ExecutorFactory`, but that choice is made at compile time
-    /// (`-executor-factory`) for the whole executable: a library cannot make it, and it
-    /// cannot be scoped to one test or one thread. The hook can.
+    /// How: through two of the runtime's exported hooks, looked up with `dlsym`:
+    /// `swift_task_enqueueGlobal_hook` for global jobs, and `swift_task_getMainExecutor_hook`
+    /// for the main actor (why that one is MainExecutorHook.swift's doc comment). Swift 6.2 and
+    /// later let an executable choose its executors with an `ExecutorFactory`, but that choice
+    /// is made at compile time (`-executor-factory`) for the whole executable: a library cannot
+    /// make it, and it cannot be scoped to one test. The hooks can.
     ///
     /// - Parameter body: The code whose tasks should run in virtual time. It runs synchronously
     ///   on the calling thread; drive the scheduler inside it.
@@ -59,18 +69,76 @@ extension TestScheduler {
     /// - Throws: What `body` throws.
     /// - Precondition: the Swift runtime exports `swift_task_enqueueGlobal_hook` (every Swift 5.x
     ///   and 6.x runtime on Linux and Apple platforms does); without it the program stops with a
-    ///   message that says so and names `Task(executorPreference:)` as the alternative.
+    ///   message that says so and names `Task(executorPreference:)` as the alternative. A
+    ///   runtime without `swift_task_getMainExecutor_hook` (before Swift 6.2) captures global
+    ///   jobs only, and says so once when called on the main actor.
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
-        if !GlobalEnqueueHook.install() {
-            badInput(
-                "TestScheduler.withCapturedTasks(_:): this Swift runtime does not export "
-                    + "swift_task_enqueueGlobal_hook, so global jobs cannot be captured; start the "
-                    + "tasks with Task(executorPreference: scheduler) instead")
-        }
-        CapturedTasks.register(self)
+        prepareCapture(method: "withCapturedTasks(_:)")
         let previous = CapturedTasks.slot
         CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
         defer { CapturedTasks.slot = previous }
-        return try body()
+        return try CapturedTasks.$marker.withValue(CaptureMarker(self)) { try body() }
+    }
+
+    /// As ``withCapturedTasks(_:)``, for a body that awaits: the habit of swift-clocks'
+    /// `TestClock` users, on any actor.
+    ///
+    /// ```swift
+    /// @MainActor @Test func debouncesAsync() async {
+    ///     let scheduler = TestScheduler()
+    ///     let model = SearchModel(clock: scheduler.clock)
+    ///     await scheduler.withCapturedTasks {
+    ///         model.queryChanged("s")
+    ///         await scheduler.clock.advance(by: .milliseconds(299))
+    ///         #expect(model.results == [])
+    ///         await scheduler.clock.advance(by: .milliseconds(1))
+    ///         #expect(model.results == ["s"])
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The tasks `body` starts, and theirs, are captured as with the synchronous form (a
+    /// task-local value marks them, so it does not matter which thread `body` resumes on).
+    /// `body`'s own task is never captured: it is the test, and nothing would drive it while it
+    /// waits; when it hops back to the main actor it goes to the real one. Drive the scheduler
+    /// inside with ``Clock/advance(by:isolation:)``, ``Clock/advance(to:isolation:)`` or
+    /// ``Clock/run(isolation:)``, which run captured main-actor jobs on the main actor wherever
+    /// they are called from. (Inside an async function Swift prefers this overload, so a
+    /// synchronous body there is written `await scheduler.withCapturedTasks { … }`.)
+    ///
+    /// - Parameters:
+    ///   - isolation: The actor `body` runs on: the caller's.
+    ///   - body: The code whose tasks should run in virtual time.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withCapturedTasks<R>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        prepareCapture(method: "withCapturedTasks(isolation:_:)")
+        let task = CapturedTasks.currentTaskAddress
+        CapturedTasks.addBody(task)
+        defer { CapturedTasks.removeBody(task) }
+        return try await CapturedTasks.$marker.withValue(CaptureMarker(self), operation: body, isolation: isolation)
+    }
+
+    /// Installs the hooks and counts this scheduler in.
+    private func prepareCapture(method: String) {
+        if !GlobalEnqueueHook.install() {
+            badInput(
+                "TestScheduler.\(method): this Swift runtime does not export "
+                    + "swift_task_enqueueGlobal_hook, so global jobs cannot be captured; start the "
+                    + "tasks with Task(executorPreference: scheduler) instead")
+        }
+        if !MainExecutorHook.install(), MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
+            SchedulersWarning.print("""
+                Schedulers warning: this Swift runtime does not export \
+                swift_task_getMainExecutor_hook (it arrived with Swift 6.2), so TestScheduler.\(method) \
+                cannot capture main-actor tasks: their jobs run on the real main actor, outside virtual \
+                time. Capture global tasks only, or test on a Swift 6.2 or later runtime. \
+                (Printed once per scheduler.)
+
+                """)
+        }
+        startCapturing()
     }
 }

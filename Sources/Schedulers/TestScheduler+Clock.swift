@@ -82,7 +82,7 @@ extension TestScheduler {
         /// Weak (a ``TestScheduler`` stores its pending work). A class rather than a `weak var`
         /// here, so that copying the clock, which operators do all the time, is a retain and
         /// not a weak-reference copy.
-        private let reference: SchedulerReference
+        let reference: SchedulerReference
 
         init(scheduler: TestScheduler) {
             core = scheduler.core

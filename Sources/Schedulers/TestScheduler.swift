@@ -34,7 +34,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let core: VirtualTimeCore
 
     /// Makes driving serial across threads (see "Serial" above).
-    private let driver = DriverLock()
+    let driver = DriverLock()
+
+    /// The main actor's executor for the tasks this scheduler captures (TestScheduler+CapturedTasks.swift).
+    let mainActorStandIn: MainActorStandIn
+
+    /// Set by the first `withCapturedTasks`: from then on, global jobs and main-actor work
+    /// started by this scheduler's actions and jobs are captured too.
+    private let capturesTasks = Atomic<Bool>(false)
 
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
@@ -46,11 +53,28 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
         }
         core = VirtualTimeCore(now: startDate)
+        mainActorStandIn = MainActorStandIn(core: core)
         super.init(name: "org.schedulers.testScheduler")
     }
 
     deinit {
+        if capturesTasks.load(ordering: .relaxed) {
+            CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
+        }
         core.discardPending()
+    }
+
+    /// Whether this scheduler has captured tasks (see ``withCapturedTasks(_:)``).
+    var hasCapturedTasks: Bool {
+        capturesTasks.load(ordering: .relaxed)
+    }
+
+    /// Called by each `withCapturedTasks`; the first call counts this scheduler in, so the hooks
+    /// start looking.
+    func startCapturing() {
+        if capturesTasks.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+            CapturedTasks.capturingSchedulers.add(1, ordering: .relaxed)
+        }
     }
 
     /// True: pending work lives in this scheduler's queue, so it must not hold the scheduler.
@@ -229,7 +253,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Pops the next live action due no later than `limit` and runs it here, outside the lock.
     /// - Returns: whether one ran.
-    private func runNext(through limit: Date?) -> Bool {
+    func runNext(through limit: Date?) -> Bool {
         var next = VirtualTimeCore.Popped()
         guard let action = core.popNext(through: limit?.timeIntervalSinceReferenceDate, &next) else { return false }
         performAsCurrentScheduler(action)
@@ -270,8 +294,23 @@ final class VirtualTimeCore: Sendable {
 
     let state: Lock<State>
 
+    /// The warnings this scheduler has printed (``VirtualTimeCore/Warning`` bits).
+    private let warned = Atomic<UInt8>(0)
+
     init(now: Date) {
         state = Lock(State(now: now))
+    }
+
+    /// The warnings a scheduler prints at most once.
+    enum Warning: UInt8 {
+        case drivenOffTheMainActor = 1
+        case synchronousMainActorUnavailable = 2
+        case runStoppedAtRepeatingActions = 4
+    }
+
+    /// Whether `warning` is due: true the first time only.
+    func warnOnce(_ warning: Warning) -> Bool {
+        warned.bitwiseOr(warning.rawValue, ordering: .relaxed).oldValue & warning.rawValue == 0
     }
 
     /// - Parameter interval: seconds between runs, or nil for a one-shot action.

@@ -1,4 +1,5 @@
 @_spi(SchedulersInternal) import Disposables
+import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -8,21 +9,29 @@ import Glibc
 import Musl
 #endif
 
-/// Which ``TestScheduler``, if any, captures a global job enqueued on this thread right now.
+/// Which ``TestScheduler``, if any, takes a job enqueued here and now: a global job (through
+/// ``GlobalEnqueueHook``) or the start or resumption of main-actor work (through
+/// ``MainExecutorHook``, which answers with the scheduler's ``MainActorStandIn``).
 ///
-/// Two rules, in this order:
-/// 1. Work a capturing scheduler is running (its actions and jobs run as `Scheduler.current`):
-///    that scheduler. So a task stays with the scheduler that ran it, even when a different
-///    scheduler's capture is active on the driving thread, and even after `withCapturedTasks`
-///    has returned.
-/// 2. Else, the innermost `withCapturedTasks` running on this thread.
+/// Three rules, in this order:
+/// 1. Work a capturing scheduler is running on this thread (its actions and jobs run as
+///    `Scheduler.current`): that scheduler. So a task stays with the scheduler that ran it, even
+///    after `withCapturedTasks` has returned.
+/// 2. The innermost synchronous `withCapturedTasks` running on this thread.
+/// 3. The task that enqueues: a task started inside `withCapturedTasks` (either form), or by
+///    such a task, carries a ``CaptureMarker`` in a task-local value, and Swift copies task-local
+///    values into every `Task {}` it starts. So the tasks a test starts, and the tasks they
+///    start, are captured wherever they run.
 ///
-/// Both are thread-local reads (a pthread key costs a few nanoseconds, Platform notes, item 10): the
-/// hook asks for every global job in the process. The registry lookup of rule 1 happens only
-/// when a scheduler is running on the thread.
+/// The job of a body passed to the asynchronous `withCapturedTasks` is never captured: it is
+/// the test itself, and nothing would drive it while it waits.
+///
+/// The hooks ask for every job in the process, so the common answer ("nobody captures") is
+/// quick: while no live scheduler has ever captured, one relaxed atomic load. Rules 1 and 2 are
+/// thread-local reads; rule 3 a task-local read.
 enum CapturedTasks {
-    /// The innermost capturing scheduler on this thread, unretained: it is set only for the
-    /// duration of `withCapturedTasks`, which keeps the scheduler alive meanwhile.
+    /// The innermost synchronously capturing scheduler on this thread, unretained: it is set
+    /// only for the duration of `withCapturedTasks`, which keeps the scheduler alive meanwhile.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
@@ -36,46 +45,90 @@ enum CapturedTasks {
         set { pthread_setspecific(key, newValue) }
     }
 
-    /// Schedulers that have run `withCapturedTasks` and are still alive, by address. The weak
-    /// reference tells a live entry from a dead scheduler's (whose address may be reused); it is
-    /// only loaded when the address matches. A test makes few at a time; dead entries go at each
-    /// insertion.
-    private static let registry = Lock([RegisteredScheduler]())
+    /// The capture the current task belongs to (rule 3).
+    @TaskLocal static var marker: CaptureMarker?
 
-    static func register(_ scheduler: TestScheduler) {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque())
-        registry.withLock { entries in
-            entries.removeAll { $0.reference.scheduler == nil }
-            if !entries.contains(where: { $0.address == address }) {
-                entries.append(RegisteredScheduler(address: address, reference: SchedulerReference(scheduler)))
-            }
-        }
+    /// Live schedulers that have captured at least once. While it is 0 the hooks forward every
+    /// job at the cost of this load.
+    static let capturingSchedulers = Atomic<Int>(0)
+
+    /// Bodies of asynchronous captures that are running, as task addresses: never captured.
+    private static let bodies = Lock([UInt]())
+    private static let bodyCount = Atomic<Int>(0)
+
+    /// The scheduler that takes a global job enqueued here and now, or nil.
+    ///
+    /// - Parameter job: the job, so that an asynchronous capture's own body is never captured.
+    static func capturingScheduler(for job: UnownedJob) -> TestScheduler? {
+        guard capturingSchedulers.load(ordering: .relaxed) > 0 else { return nil }
+        guard let scheduler = capturingScheduler() else { return nil }
+        if bodyCount.load(ordering: .acquiring) > 0, isBody(address(of: job)) { return nil }
+        return scheduler
     }
 
-    private static func isRegistered(_ address: UInt) -> Bool {
-        registry.withLock { entries in
-            entries.contains { $0.address == address && $0.reference.scheduler != nil }
-        }
+    /// The scheduler whose stand-in answers a main-executor lookup made here and now, or nil.
+    static func mainActorCapture() -> TestScheduler? {
+        guard capturingSchedulers.load(ordering: .relaxed) > 0 else { return nil }
+        return capturingScheduler()
     }
 
-    /// The scheduler that captures a global job enqueued here and now (unretained: it is alive
-    /// while it runs work or while its `withCapturedTasks` runs on this thread), or nil.
-    static func capturingScheduler() -> Unmanaged<TestScheduler>? {
+    /// Rules 1 to 3.
+    private static func capturingScheduler() -> TestScheduler? {
         if let running = CurrentScheduler.slot, UInt(bitPattern: running) > 2 {
-            // No retain of the scheduler here: the hook runs for every job it runs.
-            let isTestScheduler = Unmanaged<Scheduler>.fromOpaque(running)._withUnsafeGuaranteedRef {
-                type(of: $0) == TestScheduler.self
+            // No retain until it is known to capture: the hooks run for every job.
+            let captures = Unmanaged<Scheduler>.fromOpaque(running)._withUnsafeGuaranteedRef { scheduler in
+                type(of: scheduler) == TestScheduler.self
+                    && unsafeDowncast(scheduler, to: TestScheduler.self).hasCapturedTasks
             }
-            if isTestScheduler, isRegistered(UInt(bitPattern: running)) {
-                return Unmanaged<TestScheduler>.fromOpaque(running)
-            }
+            // Alive: it is running work on this thread.
+            if captures { return Unmanaged<TestScheduler>.fromOpaque(running).takeUnretainedValue() }
         }
-        guard let capturing = slot else { return nil }
-        return Unmanaged<TestScheduler>.fromOpaque(capturing)
+        // Alive: its `withCapturedTasks` is running on this thread.
+        if let capturing = slot { return Unmanaged<TestScheduler>.fromOpaque(capturing).takeUnretainedValue() }
+        // A weak load: a task that outlives its test's scheduler captures nothing.
+        return marker?.scheduler
+    }
+
+    /// Marks `task` (an asynchronous capture's body) as never to be captured, until ``removeBody(_:)``.
+    static func addBody(_ task: UInt) {
+        bodies.withLock { $0.append(task) }
+        bodyCount.add(1, ordering: .releasing)
+    }
+
+    static func removeBody(_ task: UInt) {
+        bodies.withLock { list in
+            if let index = list.lastIndex(of: task) { list.remove(at: index) }
+        }
+        bodyCount.subtract(1, ordering: .releasing)
+    }
+
+    /// Whether the job or task at `address` is a running asynchronous capture's body.
+    static func isBody(_ address: UInt) -> Bool {
+        guard bodyCount.load(ordering: .acquiring) > 0 else { return false }
+        return bodies.withLock { $0.contains(address) }
+    }
+
+    /// A job's address: for a task's job, the task's own.
+    static func address(of job: UnownedJob) -> UInt {
+        unsafeBitCast(job, to: UInt.self)
+    }
+
+    /// The current task's address, or 0 outside a task.
+    static var currentTaskAddress: UInt {
+        withUnsafeCurrentTask { task in task.map { unsafeBitCast($0, to: UInt.self) } ?? 0 }
     }
 }
 
-private struct RegisteredScheduler: Sendable {
-    let address: UInt
-    let reference: SchedulerReference
+/// What a task started inside `withCapturedTasks` carries (``CapturedTasks/marker``): the
+/// scheduler that captures it, weakly, so that a task outliving its test captures nothing.
+final class CaptureMarker: Sendable {
+    private let reference: SchedulerReference
+
+    init(_ scheduler: TestScheduler) {
+        reference = SchedulerReference(scheduler)
+    }
+
+    var scheduler: TestScheduler? {
+        reference.scheduler.map { unsafeDowncast($0, to: TestScheduler.self) }
+    }
 }

@@ -46,8 +46,8 @@ enum GlobalEnqueueHook {
     private static let installLock = Lock(())
 
     private static let hook: Hook = { job, original in
-        if let scheduler = CapturedTasks.capturingScheduler() {
-            scheduler._withUnsafeGuaranteedRef { $0.enqueueCaptured(job) }
+        if let scheduler = CapturedTasks.capturingScheduler(for: job) {
+            scheduler.enqueueCaptured(job)
         } else {
             GlobalEnqueueHook.forward(job, original)
         }

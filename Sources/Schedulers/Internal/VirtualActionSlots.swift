@@ -80,6 +80,11 @@ struct VirtualActionSlots: Sendable {
         repeating[slot]!.interval
     }
 
+    /// How many repeating actions are live (not disposed). - Complexity: O(repeating actions).
+    var liveRepeatingCount: Int {
+        repeating.keys.reduce(0) { count, slot in actions[Int(slot)].action == nil ? count : count + 1 }
+    }
+
     /// Whether the occupied `slot`'s key is in the queue: always for a one-shot action.
     func isQueued(_ slot: UInt32) -> Bool {
         repeating.isEmpty ? true : repeating[slot]?.isQueued ?? true

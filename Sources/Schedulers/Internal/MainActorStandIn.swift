@@ -1,0 +1,80 @@
+@_spi(SchedulersInternal) import Disposables
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The main actor's executor for the work a ``TestScheduler`` captures: what
+/// ``MainExecutorHook`` answers when the runtime asks for the main actor's executor on behalf of
+/// a captured task.
+///
+/// - **Enqueue.** Each job becomes an action of the scheduler, due at its `now`: FIFO with
+///   actions, counted by `pendingCount`, run when the test drives the scheduler. A task that
+///   suspends while running here resumes here (the runtime resumes a continuation on the
+///   executor it suspended on), so a task started on the main actor inside a capture stays in
+///   virtual time to its end, whichever thread resumes it.
+/// - **Run.** A job runs on the driving thread, as `Scheduler.current`, with this executor as its
+///   current executor, but only if that thread holds the main actor (``MainActorIsolation``):
+///   a synchronous `@MainActor` test, or `clock.advance(by:)`, which hops to the main actor for
+///   it. Driven from anywhere else, the job would race with the main actor's real work, so it
+///   goes to the main actor's real executor instead, out of virtual time, and the scheduler
+///   says so once (``MainActorWarning``).
+/// - **Isolation.** The runtime sees the job's code as isolated to the main actor because, for
+///   captured work, this *is* the main actor's executor. Code that checks isolation elsewhere
+///   (the test body, a synchronous `MainActor.assumeIsolated`) reaches
+///   ``isIsolatingCurrentContext()`` and ``checkIsolated()``, which accept any thread that
+///   holds the main actor.
+/// - **The test's own task** (the body of an asynchronous `withCapturedTasks`) is never queued
+///   here: when it hops back to the main actor it goes to the real main executor.
+final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
+    // `@unchecked`: `core` is immutable and Sendable; the class holds nothing else.
+    private let core: VirtualTimeCore
+
+    init(core: VirtualTimeCore) {
+        self.core = core
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if CapturedTasks.isBody(CapturedTasks.address(of: job)) {
+            MainExecutorHook.enqueueOnRealMainExecutor(job)
+            return
+        }
+        // The action holds this executor, which holds the core: a cycle, broken when the
+        // scheduler's deinit releases every pending action.
+        _ = core.enqueue(interval: nil, action: { self.run(job) }) { now in now }
+    }
+
+    /// Runs `job` here if the driving thread holds the main actor; else hands it to the
+    /// asynchronous driver that can hop there, or, failing that, to the real main executor.
+    private func run(_ job: UnownedJob) {
+        if MainActorIsolation.isHeld {
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        } else if let drive = AsyncDrive.current {
+            drive.deferMainActorJob(job, standIn: self)
+        } else {
+            MainActorWarning.drivenOffTheMainActor(core: core)
+            MainExecutorHook.enqueueOnRealMainExecutor(job)
+        }
+    }
+
+    /// Runs a job that ``AsyncDrive`` deferred, now that it holds the main actor.
+    func runDeferred(_ job: UnownedJob) {
+        job.runSynchronously(on: asUnownedSerialExecutor())
+    }
+
+    @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)
+    func isIsolatingCurrentContext() -> Bool? {
+        MainActorIsolation.isHeld
+    }
+
+    func checkIsolated() {
+        if !MainActorIsolation.isHeld {
+            badInput("MainActor.checkIsolated(): a captured main-actor job's code ran on a thread that does not hold the main actor")
+        }
+    }
+}

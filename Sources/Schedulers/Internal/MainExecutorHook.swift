@@ -1,0 +1,95 @@
+@_spi(SchedulersInternal) import Disposables
+import Synchronization
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The Swift runtime's `swift_task_getMainExecutor_hook`, behind the main actor's part of
+/// `TestScheduler.withCapturedTasks`.
+///
+/// Why this hook, of the runtime's ten: main-actor work is not enqueued through a hook of its
+/// own on this runtime (`swift_task_enqueueMainExecutor_hook` exists but a `Task {}` started on
+/// the main actor never passes through it, Platform notes, item 22), and the main queue cannot
+/// be drained from where Swift Testing runs `@MainActor` tests on Linux (a worker thread, where
+/// `_dispatch_main_queue_callback_4CF` crashes, item 21). But every time the runtime needs the
+/// main actor's executor (to start a task isolated to it, to hop onto it, to check isolation) it
+/// asks `swift_task_getMainExecutor`, which consults this hook (item 25). Answering, for the
+/// tasks a test captures only, with the scheduler's ``MainActorStandIn`` sends their main-actor
+/// jobs into virtual time on every platform and under every test runner, with no run loop and
+/// no guessing. The same mechanism works on Apple platforms (the runtime code is shared); it
+/// needs a runtime that has the hook (Swift 6.2 and later: Apple's OS 26 releases).
+///
+/// Answering only for captured work matters: a hook that answered for every thread sent the
+/// test runner's own main-actor work to a finished test's scheduler (item 26).
+///
+/// Like ``GlobalEnqueueHook``, it is looked up with `dlsym`, installed once, and forwards every
+/// lookup it does not answer to the hook that was installed before it, else to the runtime.
+enum MainExecutorHook {
+    typealias Original = @convention(thin) () -> UnownedSerialExecutor
+    typealias Hook = @convention(thin) (Original) -> UnownedSerialExecutor
+
+    /// The runtime's variable, or nil where the runtime does not export it.
+    nonisolated(unsafe) private static let variable: UnsafeMutablePointer<Hook?>? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_getMainExecutor_hook") else { return nil }
+        return symbol.assumingMemoryBound(to: Hook?.self)
+    }()
+
+    /// The hook that was installed before ours (its bit pattern; 0 for none).
+    private static let previous = Atomic<UInt>(0)
+
+    /// The runtime's own lookup, as the runtime last handed it to us (0 before the first call).
+    private static let original = Atomic<UInt>(0)
+
+    private static let installLock = Lock(())
+
+    private static let hook: Hook = { original in
+        MainExecutorHook.original.store(unsafeBitCast(original, to: UInt.self), ordering: .relaxed)
+        if let scheduler = CapturedTasks.mainActorCapture() {
+            return scheduler.mainActorStandIn.asUnownedSerialExecutor()
+        }
+        let previousBits = MainExecutorHook.previous.load(ordering: .acquiring)
+        guard previousBits != 0 else { return original() }
+        return unsafeBitCast(previousBits, to: Hook.self)(original)
+    }
+
+    /// Whether this runtime exports the hook.
+    static var isAvailable: Bool { variable != nil }
+
+    /// Makes sure ours is the installed hook.
+    /// - Returns: false where the runtime has no such hook.
+    @discardableResult
+    static func install() -> Bool {
+        guard let variable else { return false }
+        installLock.withLock { _ in
+            let installed = unsafeBitCast(variable.pointee, to: UInt.self)
+            if installed != unsafeBitCast(hook, to: UInt.self) {
+                previous.store(installed, ordering: .releasing)
+                variable.pointee = hook
+            }
+        }
+        return true
+    }
+
+    /// The main actor's real executor: what the runtime answers without us.
+    static var realMainExecutor: UnownedSerialExecutor {
+        let bits = original.load(ordering: .relaxed)
+        guard bits != 0 else { return MainActor.sharedUnownedExecutor }
+        return unsafeBitCast(bits, to: Original.self)()
+    }
+
+    /// Hands `job` to the main actor's real executor (the main queue), out of virtual time.
+    static func enqueueOnRealMainExecutor(_ job: UnownedJob) {
+        swiftTaskEnqueue(job, realMainExecutor)
+    }
+}
+
+/// The runtime's `swift_task_enqueue`: enqueues a job on a given serial executor. Swift has no
+/// public API that enqueues on an `UnownedSerialExecutor`, and the main executor's type is
+/// private to the runtime.
+@_silgen_name("swift_task_enqueue")
+private func swiftTaskEnqueue(_ job: UnownedJob, _ executor: UnownedSerialExecutor)

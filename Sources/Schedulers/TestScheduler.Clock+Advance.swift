@@ -1,0 +1,109 @@
+@_spi(SchedulersInternal) import Disposables
+import Foundation
+
+extension TestScheduler.Clock {
+    /// Drives the scheduler like ``TestScheduler/advance(by:)-(Duration)`` and, between its
+    /// actions, lets the caller's actor run what became ready for it: when it returns,
+    /// everything due by then has run, on every actor, at its virtual time.
+    ///
+    /// The swift-clocks habit: `await clock.advance(by: .milliseconds(300))`.
+    ///
+    /// - Main-actor jobs the scheduler captured (``TestScheduler/withCapturedTasks(isolation:_:)``)
+    ///   run on the main actor at their virtual time, in their place among actions: inline when
+    ///   the caller is on the main actor, else after a hop to it.
+    /// - A caller on another actor yields it after each action, so that work a captured task
+    ///   queued on that actor runs before the next action.
+    /// - Runs on the caller's actor; the scheduler's actions run on the calling thread, as with
+    ///   the synchronous form. A scheduler that no longer exists has nothing to run.
+    ///
+    /// - Parameters:
+    ///   - duration: How far to move virtual time; zero or negative runs what is due now.
+    ///   - isolation: The caller's actor.
+    public func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
+        guard let scheduler = reference.scheduler as? TestScheduler else { return }
+        let target = now.advanced(by: duration)
+        await scheduler.drive(through: target.date.timeIntervalSinceReferenceDate, isolation: isolation)
+    }
+
+    /// Drives the scheduler to `deadline`, as ``advance(by:isolation:)`` does. A deadline
+    /// before ``now`` runs what is due now.
+    ///
+    /// - Parameters:
+    ///   - deadline: The virtual instant to reach.
+    ///   - isolation: The caller's actor.
+    public func advance(to deadline: Instant, isolation: isolated (any Actor)? = #isolation) async {
+        guard let scheduler = reference.scheduler as? TestScheduler else { return }
+        await scheduler.drive(through: deadline.date.timeIntervalSinceReferenceDate, isolation: isolation)
+    }
+
+    /// Drives the scheduler, as ``advance(by:isolation:)`` does, until nothing is pending,
+    /// moving virtual time to each action's date in turn.
+    ///
+    /// A live repeating action would keep it going for ever: once only repeating actions are
+    /// left, it stops there and prints a message saying so (dispose them, or advance by a
+    /// duration instead).
+    ///
+    /// - Parameter isolation: The caller's actor.
+    public func run(isolation: isolated (any Actor)? = #isolation) async {
+        guard let scheduler = reference.scheduler as? TestScheduler else { return }
+        await scheduler.driveUntilIdle(isolation: isolation)
+    }
+}
+
+extension TestScheduler {
+    /// The asynchronous drive behind `Clock.advance`: ``advance(to:)``, one action at a time,
+    /// with main-actor jobs run on the main actor and the caller's actor yielded between actions.
+    func drive(through target: TimeInterval, isolation: isolated (any Actor)?) async {
+        if target.isNaN { badInput("TestScheduler.Clock.advance: the target must not be NaN, got \(target)") }
+        let limit = core.state.withLock { state in max(Date(timeIntervalSinceReferenceDate: target), state.now) }
+        while await driveOne(through: limit, isolation: isolation) {}
+        guard limit.timeIntervalSinceReferenceDate.isFinite else { return }
+        core.state.withLock { state in
+            if limit > state.now { state.now = limit }
+        }
+    }
+
+    /// The drive behind `Clock.run()`.
+    func driveUntilIdle(isolation: isolated (any Actor)?) async {
+        while true {
+            let (pending, repeating) = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
+            if pending == 0 { return }
+            if pending == repeating {
+                if core.warnOnce(.runStoppedAtRepeatingActions) {
+                    SchedulersWarning.print("""
+                        Schedulers warning: TestScheduler.Clock.run() stopped with \(repeating) live \
+                        repeating action(s) pending on \(self): running until nothing is pending would \
+                        never end. Dispose them first, or use advance(by:). (Printed once per scheduler.)
+
+                        """)
+                }
+                return
+            }
+            _ = await driveOne(through: nil, isolation: isolation)
+        }
+    }
+
+    /// Runs the next action due by `limit` (any, if nil), then whatever main-actor jobs it left
+    /// for the main actor, then yields the caller's actor if that is another actor.
+    /// - Returns: whether an action ran.
+    private func driveOne(through limit: Date?, isolation: isolated (any Actor)?) async -> Bool {
+        let drive = AsyncDrive()
+        var ran = false
+        driver.drive { ran = drive.run { runNext(through: limit) } }
+        let deferred = drive.takeDeferred()
+        if !deferred.isEmpty {
+            // Not captured on the way: this hop is the test's own.
+            await CapturedTasks.$marker.withValue(nil) {
+                await MainActor.run { [self] in
+                    for item in deferred {
+                        performAsCurrentScheduler { item.standIn.runDeferred(item.job) }
+                    }
+                }
+            }
+        }
+        if ran, let isolation, ObjectIdentifier(isolation) != ObjectIdentifier(MainActor.shared) {
+            await Task.yield()
+        }
+        return ran
+    }
+}

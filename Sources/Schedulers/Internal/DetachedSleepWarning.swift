@@ -31,15 +31,37 @@ enum DetachedSleepWarning {
             return true
         }
         guard isFirst else { return }
-        let message = """
-            Schedulers warning: a task called \(call()) on \(scheduler) while running outside it. \
-            The wake-up waits for the scheduler, but the task then runs on another executor, \
-            beside the thread that drives the scheduler, so its timing cannot be deterministic. \
-            Start the task with Task(executorPreference: scheduler), or inside \
-            scheduler.withCapturedTasks { … }. (Printed once per scheduler.)
+        SchedulersWarning.print(message(for: scheduler, call: call()))
+    }
+
+    /// The message that names the fix that applies to the sleeping task.
+    static func message(for scheduler: TestScheduler, call: String) -> String {
+        let start = "Schedulers warning: a task called \(call) on \(scheduler) while running outside it."
+        if CapturedTasks.marker?.scheduler === scheduler {
+            // Captured, yet running elsewhere: the one way out of a capture.
+            return """
+                \(start) It was started inside withCapturedTasks, but it left virtual time: a \
+                continuation of it was resumed from a thread outside the scheduler (a Dispatch \
+                callback, a completion handler), so its next job went to the cooperative pool, \
+                where its timing cannot be deterministic. Resume it from work the scheduler runs \
+                (schedule the callback on the scheduler), or start the task with \
+                Task(executorPreference: scheduler), which it keeps wherever it is resumed from. \
+                (Printed once per scheduler.)
+
+                """
+        }
+        // The sleep itself runs on the cooperative pool whatever the task's isolation, so the
+        // message cannot tell a main-actor task from another: it names the fixes for both.
+        return """
+            \(start) The wake-up waits for the scheduler, but the task then runs on another \
+            executor, beside the thread that drives the scheduler, so its timing cannot be \
+            deterministic. Start the task inside scheduler.withCapturedTasks { … }: for a task on \
+            the main actor (a @MainActor view model's Task {}), call it on the main actor (a \
+            @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive with \
+            `await scheduler.clock.advance(by:)`. A nonisolated task may instead prefer the \
+            scheduler: Task(executorPreference: scheduler). (Printed once per scheduler.)
 
             """
-        FileHandle.standardError.write(Data(message.utf8))
     }
 
     /// How many warnings `scheduler` has printed (for tests).

@@ -1,4 +1,5 @@
 @_spi(SchedulersInternal) import Disposables
+import Dispatch
 
 #if canImport(Darwin)
 import Darwin
@@ -21,8 +22,8 @@ import Musl
 ///   current executor, but only if that thread holds the main actor (``MainActorIsolation``):
 ///   a synchronous `@MainActor` test, or `clock.advance(by:)`, which hops to the main actor for
 ///   it. Driven from anywhere else, the job would race with the main actor's real work, so it
-///   goes to the main actor's real executor instead, out of virtual time, and the scheduler
-///   says so once (``MainActorWarning``).
+///   runs on the main queue instead, out of virtual time, and the scheduler says so once
+///   (``MainActorWarning``).
 /// - **Isolation.** The runtime sees the job's code as isolated to the main actor because, for
 ///   captured work, this *is* the main actor's executor. Code that checks isolation elsewhere
 ///   (the test body, a synchronous `MainActor.assumeIsolated`) reaches
@@ -58,7 +59,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             drive.deferMainActorJob(job, standIn: self)
         } else {
             MainActorWarning.drivenOffTheMainActor(core: core)
-            MainExecutorHook.enqueueOnRealMainExecutor(job)
+            // To the main queue, which holds the main actor while the block runs; not through
+            // the runtime, which would hand a captured task straight back to this executor.
+            DispatchQueue.main.async { self.runDeferred(job) }
         }
     }
 

@@ -203,6 +203,73 @@ compare(
 rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(wrongRuns.ours.dropFirst().reduce(0, +)), TestClock \(wrongRuns.testClock.dropFirst().reduce(0, +)) (TestClock in its recommended pattern: withMainSerialExecutor, await clock.advance(by:))."
 print(rows[rows.count - 1].note)
 
+// 9. The view-model debounce test (issue 18): a @MainActor model's Task {} debouncing on an
+//    injected clock, per run. Ours in both shapes (synchronous on the main actor; asynchronous
+//    with `await clock.advance(by:)`) beside swift-clocks' TestClock (withMainSerialExecutor);
+//    5 interleaved rounds of 2,000 runs each (the warm-up round, 200 runs, is not counted).
+final class ViewModelWrongRuns: @unchecked Sendable {
+    var synchronous: [Int] = []
+    var asynchronous: [Int] = []
+    var testClock: [Int] = []
+}
+let viewModelWrong = ViewModelWrongRuns()
+func viewModelRuns(_ counts: [Int]) -> Int { counts.isEmpty ? 200 : debounceRuns }
+compare(
+    "View-model debounce, synchronous shape (issue 18)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    ours: System("ours") {
+        let runs = viewModelRuns(viewModelWrong.synchronous)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let wrong = MainActor.assumeIsolated {
+            var wrong = 0
+            for _ in 0..<runs where !ViewModelDebounceWorkload.oursSynchronous() { wrong += 1 }
+            return wrong
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        viewModelWrong.synchronous.append(wrong)
+        return Double(elapsed) / Double(runs) / 1_000
+    },
+    limitName: "swift-clocks TestClock",
+    limit: System("testclock") {
+        let runs = viewModelRuns(viewModelWrong.testClock)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let wrong = AsyncDebounceWorkload.runOnMainActor {
+            var wrong = 0
+            for _ in 0..<runs where !(await ViewModelDebounceWorkload.testClock()) { wrong += 1 }
+            return wrong
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        viewModelWrong.testClock.append(wrong)
+        return Double(elapsed) / Double(runs) / 1_000
+    })
+rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(viewModelWrong.synchronous.dropFirst().reduce(0, +)), TestClock \(viewModelWrong.testClock.dropFirst().reduce(0, +))."
+print(rows[rows.count - 1].note)
+compare(
+    "View-model debounce, asynchronous shape (issue 18)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    ours: System("ours") {
+        let runs = viewModelRuns(viewModelWrong.asynchronous)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let wrong = AsyncDebounceWorkload.runOnMainActor {
+            var wrong = 0
+            for _ in 0..<runs where !(await ViewModelDebounceWorkload.oursAsynchronous()) { wrong += 1 }
+            return wrong
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        viewModelWrong.asynchronous.append(wrong)
+        return Double(elapsed) / Double(runs) / 1_000
+    },
+    limitName: "swift-clocks TestClock",
+    limit: System("testclock") {
+        let runs = 200
+        let start = DispatchTime.now().uptimeNanoseconds
+        _ = AsyncDebounceWorkload.runOnMainActor {
+            for _ in 0..<runs { _ = await ViewModelDebounceWorkload.testClock() }
+        }
+        let elapsed = DispatchTime.now().uptimeNanoseconds - start
+        return Double(elapsed) / Double(runs) / 1_000
+    })
+rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(viewModelWrong.asynchronous.dropFirst().reduce(0, +)) (TestClock's wrong runs: the row above)."
+print(rows[rows.count - 1].note)
+
 let machine = "\(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_000_000_000) GB"
 let table = markdown(rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine)
 print("")

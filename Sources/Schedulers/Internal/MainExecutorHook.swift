@@ -48,7 +48,11 @@ enum MainExecutorHook {
     private static let installLock = Lock(())
 
     private static let hook: Hook = { original in
-        MainExecutorHook.original.store(unsafeBitCast(original, to: UInt.self), ordering: .relaxed)
+        // Recorded once: the runtime always passes the same function, and a store on every
+        // lookup would bounce this cache line between the threads that look up.
+        if MainExecutorHook.original.load(ordering: .relaxed) == 0 {
+            MainExecutorHook.original.store(unsafeBitCast(original, to: UInt.self), ordering: .relaxed)
+        }
         if let scheduler = CapturedTasks.mainActorCapture() {
             return scheduler.mainActorStandIn.asUnownedSerialExecutor()
         }

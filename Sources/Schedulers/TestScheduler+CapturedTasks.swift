@@ -40,15 +40,23 @@ extension TestScheduler {
     ///   the scheduler is deinitialised first, pending jobs are released without running, and
     ///   their tasks never finish: Swift has no way to destroy a job without running it. Drive a
     ///   test's tasks to their end (or cancel them, then `advance`) before it returns.
-    /// - **Other hooks.** Any hook of the same kind installed before (another library's, such as
-    ///   swift-concurrency-extras' `withMainSerialExecutor`) gets every job this does not
-    ///   capture. If one is installed over ours later, the next `withCapturedTasks` chains to it
-    ///   and installs ours again; a capture that is running while another library replaces the
-    ///   hook captures nothing from then on.
+    /// - **Other hooks.** The runtime's hook is one variable for the whole process, which other
+    ///   libraries set too (swift-concurrency-extras' `withMainSerialExecutor`). Ours is
+    ///   installed only while a capture's body runs or a scheduler that has captured is being
+    ///   driven, and each time it is taken out again, what was there put back: once every capture
+    ///   has ended, the variable is as it was before the first began. A hook installed before a
+    ///   capture began (an enclosing `withMainSerialExecutor`) gets every job the capture does
+    ///   not capture. One installed inside the body takes every global job while its scope runs
+    ///   (the innermost wins), a capture begun inside that scope captures again until it ends,
+    ///   and when the body returns the variable holds what it held when the body began, even if
+    ///   the other library left its own hook behind (swift-concurrency-extras does: it took ours
+    ///   for its own). Between the end of such a scope and the end of the body, the body's new
+    ///   tasks go to that left-behind hook, not to this scheduler. Scopes of different libraries
+    ///   must nest, as they do when the tests using them run one at a time.
     ///
     /// How: through the runtime's `swift_task_enqueueGlobal_hook`, an exported variable looked
-    /// up with `dlsym`, installed once and left installed (it costs a few nanoseconds a job for
-    /// jobs it does not capture). Swift 6.2 and later let an executable choose its global
+    /// up with `dlsym` (it costs a few nanoseconds a job, while installed, for jobs it does not
+    /// capture). Swift 6.2 and later let an executable choose its global
     /// executor with an `ExecutorFactory`, but that choice is made at compile time
     /// (`-executor-factory`) for the whole executable: a library cannot make it, and it
     /// cannot be scoped to one test or one thread. The hook can.
@@ -61,13 +69,15 @@ extension TestScheduler {
     ///   and 6.x runtime on Linux and Apple platforms does); without it the program stops with a
     ///   message that says so and names `Task(executorPreference:)` as the alternative.
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
-        if !GlobalEnqueueHook.install() {
+        guard let tenure = GlobalEnqueueHook.acquire() else {
             badInput(
                 "TestScheduler.withCapturedTasks(_:): this Swift runtime does not export "
                     + "swift_task_enqueueGlobal_hook, so global jobs cannot be captured; start the "
                     + "tasks with Task(executorPreference: scheduler) instead")
         }
+        defer { GlobalEnqueueHook.release(tenure) }
         CapturedTasks.register(self)
+        driver.holdsEnqueueHook.store(true, ordering: .relaxed)
         let previous = CapturedTasks.slot
         CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
         defer { CapturedTasks.slot = previous }

@@ -34,7 +34,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let core: VirtualTimeCore
 
     /// Makes driving serial across threads (see "Serial" above).
-    private let driver = DriverLock()
+    let driver = DriverLock()
 
     /// A scheduler whose ``now`` starts at `startDate`.
     ///

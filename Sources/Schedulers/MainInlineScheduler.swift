@@ -38,13 +38,17 @@ private let mainInlineScheduler = MainInlineScheduler()
 ///
 /// Delayed and repeating work behaves like ``Scheduler/main`` (always queued; each run is
 /// performed as this scheduler; dates on the wall clock, `Duration`s on the monotonic clock, see
-/// ``Scheduler/now``) and does not count as pending. ``Scheduler/main`` itself stays
-/// always-asynchronous, as in RAC.
+/// ``Scheduler/now``). While it waits it does not count as pending (a call on the main queue
+/// meanwhile may still run inline); while it runs it does, like any action of this scheduler, so
+/// what it schedules is queued and runs after it returns, never in the middle of it.
+/// ``Scheduler/main`` itself stays always-asynchronous, as in RAC.
 ///
 /// ``Scheduler/scheduleRecursive(_:)`` follows from the rule: each reschedule is a `schedule`
 /// made after the iteration returned, so a chain started on the main queue with nothing pending
-/// runs every iteration inline, synchronously, until it stops rescheduling (with a flat stack,
-/// like the immediate scheduler). A chain that must let the main queue breathe between
+/// and outside any action of this scheduler runs every iteration inline, synchronously, until it
+/// stops rescheduling (with a flat stack, like the immediate scheduler). A chain started inside
+/// an action of this scheduler (delayed and repeating ones included) is queued, and then runs one
+/// iteration per main-queue turn. A chain that must let the main queue breathe between
 /// iterations belongs on ``Scheduler/main``.
 public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
     // `@unchecked`: the only state is the atomic count.
@@ -95,6 +99,14 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
         return scheduled
     }
 
+    /// Runs a delayed or repeating action as this scheduler, counted as pending while it runs,
+    /// so that what it schedules is queued behind it rather than run in the middle of it.
+    private func runCounted(_ action: () -> Void) {
+        pendingCount.add(1, ordering: .acquiringAndReleasing)
+        defer { pendingCount.subtract(1, ordering: .releasing) }
+        performAsCurrentScheduler(action)
+    }
+
     /// Like ``Scheduler/main`` (wall clock, always queued), each run performed as this scheduler.
     ///
     /// - Parameters:
@@ -103,7 +115,7 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from starting.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        Scheduler.main.schedule(after: date) { [self] in performAsCurrentScheduler(action) }
+        Scheduler.main.schedule(after: date) { [self] in runCounted(action) }
     }
 
     /// Like ``Scheduler/main``, each tick performed as this scheduler; runs until disposed.
@@ -121,7 +133,7 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         Scheduler.main.schedule(after: date, repeatingEvery: interval, withLeeway: leeway) { [self] in
-            performAsCurrentScheduler(action)
+            runCounted(action)
         }
     }
 
@@ -133,7 +145,7 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from starting.
     @discardableResult
     public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        Scheduler.main.schedule(after: delay) { [self] in performAsCurrentScheduler(action) }
+        Scheduler.main.schedule(after: delay) { [self] in runCounted(action) }
     }
 
     /// Like ``Scheduler/main``: on the monotonic clock, each tick run as this scheduler, until
@@ -152,7 +164,7 @@ public final class MainInlineScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         Scheduler.main.schedule(after: delay, repeatingEvery: interval, leeway: leeway) { [self] in
-            performAsCurrentScheduler(action)
+            runCounted(action)
         }
     }
 }

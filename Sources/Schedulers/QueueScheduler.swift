@@ -14,7 +14,8 @@ import Foundation
 /// - Repeating work is a `DispatchSourceTimer` with the given leeway. Every tick runs as the
 ///   current scheduler (RAC did not do this). It runs until disposed, whether or not anyone
 ///   retains the disposable or this scheduler; disposing cancels the source and releases the
-///   action before `dispose()` returns.
+///   action before `dispose()` returns, or, when a tick is running (the action disposing its own
+///   timer, or a tick on another thread), when that tick returns: its code is using it.
 ///
 /// Subclass it the way RAC's `RACQueueScheduler+Subclass.h` intended: override the scheduling
 /// methods and run each action inside ``Scheduler/performAsCurrentScheduler(_:)`` on ``queue``.
@@ -108,8 +109,8 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     ///
     /// On a `QueueScheduler` or ``TargetQueueScheduler`` itself, each iteration queues the one
     /// object the chain reuses, rather than a full ``schedule(_:)``: no disposable per iteration.
-    /// Disposing the chain releases the action at once; iterations already queued then return
-    /// without running it. A subclass gets the base implementation, built on its ``schedule(_:)``.
+    /// Disposing the chain releases the action at once (or, when a run is in progress, when it
+    /// returns); iterations already queued then return without running it. A subclass gets the base implementation, built on its ``schedule(_:)``.
     ///
     /// - Parameter action: the work; it gets a closure that asks for one more run.
     /// - Returns: a disposable that stops the chain.

@@ -18,13 +18,17 @@
 ///   its call returns. This is what RAC lacked for schedulers that may run inline, such as
 ///   the subscription scheduler inside another scheduler's action.
 ///
-/// The chain does not hold the user's action: a ``Driver`` does, and only pending work and
-/// outstanding `reschedule` closures hold the driver. So disposing the chain, or dropping a
-/// TestScheduler with the chain pending, releases the action even while someone still holds
-/// the chain's disposable.
+/// The action sits in the chain's state, which lets it go when the chain is disposed, and when
+/// the ``Driver`` goes (only pending work and outstanding `reschedule` closures hold the driver).
+/// So disposing the chain releases the action before `dispose()` returns, even while someone
+/// keeps a `reschedule` closure or the chain's disposable; dropping a TestScheduler with the chain
+/// pending releases it too. A run in progress holds its own reference, so the action it is
+/// running is released when that run returns, never under it.
 final class RecursiveChain: Disposable {
     private struct State {
         var isDisposed = false
+        /// nil once disposed, or once the driver has gone.
+        var action: Action?
         /// The iterations requested and not yet started, each with its `schedule`'s disposable
         /// (nil while that `schedule` call is still in progress), to dispose when the chain is.
         /// Almost always one entry: a linear search beats hashing.
@@ -64,10 +68,11 @@ final class RecursiveChain: Disposable {
     /// virtual-time subclass of your own): its queue would hold this chain, which would hold it,
     /// and nothing pending may keep such a scheduler alive. See ``SchedulerReference``.
     private let reference: SchedulerReference
-    private let state = Lock(State())
+    private let state: Lock<State>
 
-    private init(scheduler: Scheduler) {
+    private init(scheduler: Scheduler, action: @escaping Action) {
         reference = SchedulerReference(scheduler)
+        state = Lock(State(action: action))
     }
 
     private var scheduler: Scheduler? {
@@ -76,8 +81,8 @@ final class RecursiveChain: Disposable {
 
     /// Starts a chain: schedules the first run of `action` on `scheduler`.
     static func start(on scheduler: Scheduler, _ action: @escaping Action) -> RecursiveChain {
-        let chain = RecursiveChain(scheduler: scheduler)
-        let driver = Driver(chain: chain, action: action)
+        let chain = RecursiveChain(scheduler: scheduler, action: action)
+        let driver = Driver(chain: chain)
         chain.schedule(driver, iterations: 1)
         return chain
     }
@@ -88,29 +93,47 @@ final class RecursiveChain: Disposable {
 
     /// Stops the chain: no iteration starts after this returns; every pending one is disposed.
     func dispose() {
-        let pending = state.withLock { state -> ContiguousArray<(id: UInt64, scheduled: (any Disposable)?)> in
-            guard !state.isDisposed else { return [] }
+        // The action is released here, outside the lock (its captures' deinitialisers are user
+        // code), unless a run in progress still holds it: then when that run returns.
+        let (pending, action) = state.withLock {
+            state -> (ContiguousArray<(id: UInt64, scheduled: (any Disposable)?)>, Action?) in
+            guard !state.isDisposed else { return ([], nil) }
             state.isDisposed = true
-            defer { state.pending = [] }
-            return state.pending
+            defer {
+                state.pending = []
+                state.action = nil
+            }
+            return (state.pending, state.action)
         }
         for entry in pending { entry.scheduled?.dispose() }
+        _ = action
     }
 
-    /// Holds the action and is what every scheduled closure captures: one reference, so the
-    /// closures need no context allocation of their own.
+    /// The driver has gone: nothing can run the action again.
+    private func driverGone() {
+        let action = state.withLock { state -> Action? in
+            defer { state.action = nil }
+            return state.action
+        }
+        _ = action
+    }
+
+    /// What every scheduled closure and every `reschedule` closure captures: one reference, so
+    /// the closures need no context allocation of their own.
     private final class Driver: Sendable {
         let chain: RecursiveChain
-        let action: Action
 
-        init(chain: RecursiveChain, action: @escaping Action) {
+        init(chain: RecursiveChain) {
             self.chain = chain
-            self.action = action
+        }
+
+        deinit {
+            chain.driverGone()
         }
 
         /// Run `id` of the action, wherever the scheduler runs it.
         func run(_ id: UInt64) {
-            guard chain.beginRun(id) else { return }
+            guard let action = chain.beginRun(id) else { return }
             action { self.reschedule() }
             chain.endRun(self)
         }
@@ -121,12 +144,13 @@ final class RecursiveChain: Disposable {
     }
 
     /// Counts run `id` in and takes its slot out, unless the chain is disposed.
-    private func beginRun(_ id: UInt64) -> Bool {
+    /// - Returns: the action, for this run to hold while it runs; nil when it must not run.
+    private func beginRun(_ id: UInt64) -> Action? {
         state.withLock { state in
-            guard !state.isDisposed else { return false }
+            guard !state.isDisposed, let action = state.action else { return nil }
             state.start(id)
             state.activeRuns += 1
-            return true
+            return action
         }
     }
 

@@ -126,7 +126,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///   - leeway: how many seconds late a run may be, letting the system coalesce wake-ups;
     ///     must be zero or more (not NaN).
     ///   - action: the work to run each time, on this scheduler, as ``current``.
-    /// - Returns: a disposable that stops future runs. A run already in progress completes.
+    /// - Returns: a disposable that stops future runs and releases the action. A run already in
+    ///   progress completes, and the action is released when it returns.
     @discardableResult
     open func schedule(
         after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
@@ -142,7 +143,10 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     /// - A call made after `action` has returned (from a callback, say) reschedules at once.
     /// - Disposing the returned disposable stops the chain: no further run starts, and every
     ///   iteration requested and not yet started (two, if a run called `reschedule` twice) is
-    ///   cancelled and releases the action before `dispose()` returns.
+    ///   cancelled and releases the action before `dispose()` returns, even if a `reschedule`
+    ///   closure is still kept somewhere. The one exception is a run in progress (the action
+    ///   disposing its own chain, or a run on another thread): its code is using the action's
+    ///   captures, so they are released when that run returns, not before.
     ///
     /// Each run happens wherever ``schedule(_:)`` puts it. Memory stays constant however long the
     /// chain runs.
@@ -230,7 +234,8 @@ open class Scheduler: @unchecked Sendable, CustomStringConvertible {
     ///   - leeway: how late a run may be, so the system can coalesce wake-ups; zero or more.
     ///     A ``TestScheduler`` ignores it.
     ///   - action: the work to run at every occurrence.
-    /// - Returns: a disposable that stops future runs. A run already in progress completes.
+    /// - Returns: a disposable that stops future runs and releases the action. A run already in
+    ///   progress completes, and the action is released when it returns.
     /// - Precondition: `interval > .zero` and `leeway >= .zero`; the message names this method
     ///   and the value. Not supported on the ``ImmediateScheduler`` (a precondition failure).
     @discardableResult

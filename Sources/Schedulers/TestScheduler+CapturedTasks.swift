@@ -53,15 +53,28 @@ extension TestScheduler {
     ///   deinitialised first, pending jobs are released without running, and their tasks never
     ///   finish: Swift has no way to destroy a job without running it. Drive a test's tasks to
     ///   their end (or cancel them, then `advance`) before it returns.
-    /// - **Other hooks.** Any hook of the same kind installed before (another library's) gets
-    ///   every job or lookup this does not capture.
+    /// - **Other hooks.** Each runtime hook is one variable for the whole process, which other
+    ///   libraries set too (swift-concurrency-extras' `withMainSerialExecutor`). Ours are
+    ///   installed only while a capture's body runs or a scheduler that has captured is being
+    ///   driven, and each time they are taken out again, what was there is put back: once every
+    ///   capture has ended, the variables are as they were before the first began. A hook
+    ///   installed before a capture began (an enclosing `withMainSerialExecutor`) gets every job
+    ///   the capture does not capture. One installed inside the body takes every global job
+    ///   while its scope runs (the innermost wins), a capture begun inside that scope captures
+    ///   again until it ends, and when the body returns the variable holds what it held when the
+    ///   body began, even if the other library left its own hook behind (swift-concurrency-extras
+    ///   does: it took ours for its own). Between the end of such a scope and the end of the
+    ///   body, the body's new global tasks go to that left-behind hook, not to this scheduler.
+    ///   Scopes of different libraries must nest, as they do when the tests using them run one
+    ///   at a time.
     ///
     /// How: through two of the runtime's exported hooks, looked up with `dlsym`:
     /// `swift_task_enqueueGlobal_hook` for global jobs, and `swift_task_getMainExecutor_hook`
-    /// for the main actor (why that one is MainExecutorHook.swift's doc comment). Swift 6.2 and
-    /// later let an executable choose its executors with an `ExecutorFactory`, but that choice
-    /// is made at compile time (`-executor-factory`) for the whole executable: a library cannot
-    /// make it, and it cannot be scoped to one test. The hooks can.
+    /// for the main actor (why that one is MainExecutorHook.swift's doc comment). While
+    /// installed, they cost a few nanoseconds a job or lookup for work they do not capture.
+    /// Swift 6.2 and later let an executable choose its executors with an `ExecutorFactory`,
+    /// but that choice is made at compile time (`-executor-factory`) for the whole executable:
+    /// a library cannot make it, and it cannot be scoped to one test. The hooks can.
     ///
     /// - Parameter body: The code whose tasks should run in virtual time. It runs synchronously
     ///   on the calling thread; drive the scheduler inside it.
@@ -73,7 +86,8 @@ extension TestScheduler {
     ///   runtime without `swift_task_getMainExecutor_hook` (before Swift 6.2) captures global
     ///   jobs only, and says so once when called on the main actor.
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
-        prepareCapture(method: "withCapturedTasks(_:)")
+        let tenures = prepareCapture(method: "withCapturedTasks(_:)")
+        defer { tenures.release() }
         let previous = CapturedTasks.slot
         CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
         defer { CapturedTasks.slot = previous }
@@ -114,22 +128,23 @@ extension TestScheduler {
     public func withCapturedTasks<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        prepareCapture(method: "withCapturedTasks(isolation:_:)")
+        let tenures = prepareCapture(method: "withCapturedTasks(isolation:_:)")
+        defer { tenures.release() }
         let task = CapturedTasks.currentTaskAddress
         CapturedTasks.addBody(task)
         defer { CapturedTasks.removeBody(task) }
         return try await CapturedTasks.$marker.withValue(CaptureMarker(self), operation: body, isolation: isolation)
     }
 
-    /// Installs the hooks and counts this scheduler in.
-    private func prepareCapture(method: String) {
-        if !GlobalEnqueueHook.install() {
+    /// Installs the hooks (until the returned tenures are released) and counts this scheduler in.
+    private func prepareCapture(method: String) -> CaptureHooks.Tenures {
+        guard let tenures = CaptureHooks.acquire() else {
             badInput(
                 "TestScheduler.\(method): this Swift runtime does not export "
                     + "swift_task_enqueueGlobal_hook, so global jobs cannot be captured; start the "
                     + "tasks with Task(executorPreference: scheduler) instead")
         }
-        if !MainExecutorHook.install(), MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
+        if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
             SchedulersWarning.print("""
                 Schedulers warning: this Swift runtime does not export \
                 swift_task_getMainExecutor_hook (it arrived with Swift 6.2), so TestScheduler.\(method) \
@@ -140,5 +155,7 @@ extension TestScheduler {
                 """)
         }
         startCapturing()
+        driver.holdsCaptureHooks.store(true, ordering: .relaxed)
+        return tenures
     }
 }

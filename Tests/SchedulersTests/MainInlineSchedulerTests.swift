@@ -259,4 +259,64 @@ final class MainInlineSchedulerTests: XCTestCase {
         XCTAssertTrue(waitUntil { iterations.value.count == 100 })
         XCTAssertEqual(iterations.value, Array(1...100))
     }
+
+    // MARK: Nested work inside delayed and repeating actions
+
+    /// Every form that is not a plain `schedule`.
+    private static let delayedForms = [
+        "after: Date", "afterDelay:", "after: Duration", "after: Date, repeatingEvery:",
+        "after: Duration, repeatingEvery:",
+    ]
+
+    /// Schedules `outer` with the delayed or repeating form named `form`, due at once.
+    private func schedule(_ form: String, _ outer: @escaping @Sendable () -> Void) -> (any Disposable)? {
+        let past = Date(timeIntervalSinceNow: -1)
+        switch form {
+        case "after: Date": return scheduler.schedule(after: past, outer)
+        case "afterDelay:": return scheduler.schedule(afterDelay: 0, outer)
+        case "after: Duration": return scheduler.schedule(after: .zero, outer)
+        case "after: Date, repeatingEvery:": return scheduler.schedule(after: past, repeatingEvery: 3600, outer)
+        default: return scheduler.schedule(after: .zero, repeatingEvery: .seconds(3600), outer)
+        }
+    }
+
+    /// A `schedule` made inside a delayed or repeating action is queued behind it, as from a plain
+    /// `schedule`'s action: "outer start, outer end, inner", never "outer start, inner, outer end".
+    func testAnActionScheduledFromADelayedOrRepeatingActionRunsAfterIt() {
+        for form in Self.delayedForms {
+            let events = Locked<[String]>([])
+            let outer: @Sendable () -> Void = {
+                events.withLock { $0.append("outer start") }
+                Scheduler.mainInline.schedule { events.withLock { $0.append("inner") } }
+                events.withLock { $0.append("outer end") }
+            }
+            let scheduled = schedule(form, outer)
+            XCTAssertTrue(waitUntil { events.value.count == 3 }, form)
+            scheduled?.dispose()  // the repeating forms
+            XCTAssertEqual(events.value, ["outer start", "outer end", "inner"], form)
+        }
+    }
+
+    /// A chain started inside a delayed or repeating action does not run inline in the middle of
+    /// it: its first iteration waits until the action has returned.
+    func testAChainStartedFromADelayedOrRepeatingActionRunsAfterIt() {
+        for form in Self.delayedForms {
+            let events = Locked<[String]>([])
+            let outer: @Sendable () -> Void = {
+                events.withLock { $0.append("outer start") }
+                Scheduler.mainInline.scheduleRecursive { reschedule in
+                    let count = events.withLock { events in
+                        events.append("iteration")
+                        return events.count { $0 == "iteration" }
+                    }
+                    if count < 3 { reschedule() }
+                }
+                events.withLock { $0.append("outer end") }
+            }
+            let scheduled = schedule(form, outer)
+            XCTAssertTrue(waitUntil { events.value.count == 5 }, form)
+            scheduled?.dispose()  // the repeating forms
+            XCTAssertEqual(events.value, ["outer start", "outer end", "iteration", "iteration", "iteration"], form)
+        }
+    }
 }

@@ -16,6 +16,10 @@ final class DriverLock: Sendable {
     private let lock = Lock(())
     /// The thread inside `drive`, or 0.
     private let owner = Atomic<UInt>(0)
+    /// Set once the scheduler has run `withCapturedTasks`: from then on each drive holds the
+    /// capture hooks (``CaptureHooks``), so that the jobs its captured tasks enqueue while they
+    /// run, and their main-actor work, are captured, even after the capture's body has returned.
+    let holdsCaptureHooks = Atomic<Bool>(false)
 
     /// Runs `body` as the only driver: at once if this thread is already driving, else once the
     /// thread that is driving has returned.
@@ -30,7 +34,11 @@ final class DriverLock: Sendable {
         // drivers out for exactly that long. Re-entry from this thread never reaches it (above).
         lock.withLock { _ in
             owner.store(me, ordering: .relaxed)
-            defer { owner.store(0, ordering: .relaxed) }
+            let tenures = holdsCaptureHooks.load(ordering: .relaxed) ? CaptureHooks.acquire() : nil
+            defer {
+                tenures?.release()
+                owner.store(0, ordering: .relaxed)
+            }
             body()
         }
     }

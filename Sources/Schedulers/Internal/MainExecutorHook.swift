@@ -27,25 +27,15 @@ import Musl
 /// Answering only for captured work matters: a hook that answered for every thread sent the
 /// test runner's own main-actor work to a finished test's scheduler (item 26).
 ///
-/// Like ``GlobalEnqueueHook``, it is looked up with `dlsym`, installed once, and forwards every
-/// lookup it does not answer to the hook that was installed before it, else to the runtime.
+/// Like ``GlobalEnqueueHook``, it is looked up with `dlsym`, installed only while a capture or a
+/// drive needs it, and forwards every lookup it does not answer to the hook it displaced, else
+/// to the runtime (``RuntimeHook``).
 enum MainExecutorHook {
     typealias Original = @convention(thin) () -> UnownedSerialExecutor
     typealias Hook = @convention(thin) (Original) -> UnownedSerialExecutor
 
-    /// The runtime's variable, or nil where the runtime does not export it.
-    nonisolated(unsafe) private static let variable: UnsafeMutablePointer<Hook?>? = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_getMainExecutor_hook") else { return nil }
-        return symbol.assumingMemoryBound(to: Hook?.self)
-    }()
-
-    /// The hook that was installed before ours (its bit pattern; 0 for none).
-    private static let previous = Atomic<UInt>(0)
-
     /// The runtime's own lookup, as the runtime last handed it to us (0 before the first call).
     private static let original = Atomic<UInt>(0)
-
-    private static let installLock = Lock(())
 
     private static let hook: Hook = { original in
         // Recorded once: the runtime always passes the same function, and a store on every
@@ -56,28 +46,17 @@ enum MainExecutorHook {
         if let scheduler = CapturedTasks.mainActorCapture() {
             return scheduler.mainActorStandIn.asUnownedSerialExecutor()
         }
-        let previousBits = MainExecutorHook.previous.load(ordering: .acquiring)
-        guard previousBits != 0 else { return original() }
-        return unsafeBitCast(previousBits, to: Hook.self)(original)
+        return MainExecutorHook.runtimeHook.forward(
+            to: { unsafeBitCast($0, to: Hook.self)(original) },
+            else: { original() })
     }
+
+    /// Installed only while needed and put back after, like ``GlobalEnqueueHook`` (RuntimeHook.swift).
+    static let runtimeHook = RuntimeHook(
+        symbol: "swift_task_getMainExecutor_hook", hook: unsafeBitCast(hook, to: UInt.self))
 
     /// Whether this runtime exports the hook.
-    static var isAvailable: Bool { variable != nil }
-
-    /// Makes sure ours is the installed hook.
-    /// - Returns: false where the runtime has no such hook.
-    @discardableResult
-    static func install() -> Bool {
-        guard let variable else { return false }
-        installLock.withLock { _ in
-            let installed = unsafeBitCast(variable.pointee, to: UInt.self)
-            if installed != unsafeBitCast(hook, to: UInt.self) {
-                previous.store(installed, ordering: .releasing)
-                variable.pointee = hook
-            }
-        }
-        return true
-    }
+    static var isAvailable: Bool { runtimeHook.isAvailable }
 
     /// The main actor's real executor: what the runtime answers without us.
     static var realMainExecutor: UnownedSerialExecutor {
@@ -89,6 +68,26 @@ enum MainExecutorHook {
     /// Hands `job` to the main actor's real executor (the main queue), out of virtual time.
     static func enqueueOnRealMainExecutor(_ job: UnownedJob) {
         swiftTaskEnqueue(job, realMainExecutor)
+    }
+}
+
+/// The two hooks a capture holds: the global-enqueue hook (required) and the main-executor
+/// lookup hook (where the runtime has it, Swift 6.2 and later).
+enum CaptureHooks {
+    struct Tenures: Sendable {
+        let global: RuntimeHook.Tenure
+        let main: RuntimeHook.Tenure?
+
+        func release() {
+            if let main { MainExecutorHook.runtimeHook.release(main) }
+            GlobalEnqueueHook.release(global)
+        }
+    }
+
+    /// Installs both until ``Tenures/release()``. - Returns: nil without the global-enqueue hook.
+    static func acquire() -> Tenures? {
+        guard let global = GlobalEnqueueHook.acquire() else { return nil }
+        return Tenures(global: global, main: MainExecutorHook.runtimeHook.acquire())
     }
 }
 

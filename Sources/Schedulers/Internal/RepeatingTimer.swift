@@ -7,8 +7,9 @@ import Synchronization
 ///
 /// The timer keeps itself alive: the source's event handler holds this object, which holds the
 /// source, so the timer runs until disposed whether or not anyone retains the disposable or the
-/// scheduler. Disposing releases the action and the scheduler before `dispose()` returns and
-/// cancels the source, which makes Dispatch drop the handler and so break the cycle.
+/// scheduler. Disposing releases the action and the scheduler before `dispose()` returns (a tick
+/// in progress holds its own reference, so then when that tick returns) and cancels the source,
+/// which makes Dispatch drop the handler and so break the cycle.
 final class RepeatingTimer: Disposable {
     private struct Work {
         var scheduler: Scheduler

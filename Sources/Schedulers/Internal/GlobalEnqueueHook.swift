@@ -34,7 +34,7 @@ enum GlobalEnqueueHook {
 
     /// The runtime's variable, or nil where the runtime does not export it.
     nonisolated(unsafe) private static let variable: UnsafeMutablePointer<Hook?>? = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return nil }
+        guard let symbol = RuntimeSymbol.address(of: "swift_task_enqueueGlobal_hook") else { return nil }
         return symbol.assumingMemoryBound(to: Hook?.self)
     }()
 

@@ -31,6 +31,19 @@ import Testing
         #expect((Scheduler.main as! QueueScheduler).submission.isDirect == expected)
     }
 
+    /// CI asks for the portable build with `SCHEDULERS_PORTABLE=1` in the environment of both
+    /// `swift build` and `swift test`. Should the manifest ever stop turning that into the
+    /// define, the test above would expect and find the direct path, and pass; this would not.
+    @Test func aPortableBuildAskedForIsAPortableBuild() {
+        let asked = !["", "0"].contains(ProcessInfo.processInfo.environment["SCHEDULERS_PORTABLE"] ?? "")
+        #if SCHEDULERS_PORTABLE
+        let made = true
+        #else
+        let made = false
+        #endif
+        if asked { #expect(made, "SCHEDULERS_PORTABLE is set, but this test target was not built with it") }
+    }
+
     @Test func anActionRunsOnItsQueueAsCurrentInOrderWithTheQueuesOtherWork() {
         let key = DispatchSpecificKey<Int>()
         let queue = DispatchQueue(label: "direct.order")

@@ -4,6 +4,15 @@ import PackageDescription
 
 // The library ships with no package dependencies at all: benchmarks, integrations and examples
 // live in packages of their own that depend on this one by path.
+
+// `SCHEDULERS_PORTABLE=1 swift build` (or test) turns off every Linux-only fast path, so that
+// Linux runs the portable code Apple platforms run (Platform notes, "Platform branches"). CI
+// builds the whole suite, and the benchmarks' allocation baseline, both ways. An environment
+// variable rather than only `-Xswiftc -DSCHEDULERS_PORTABLE`, because it also reaches this
+// package when it is a dependency: the Benchmarks package and its plugin-driven builds.
+let portable = !["", "0"].contains(Context.environment["SCHEDULERS_PORTABLE"] ?? "")
+let portableSettings: [SwiftSetting] = portable ? [.define("SCHEDULERS_PORTABLE")] : []
+
 let package = Package(
     name: "Schedulers",
     // `Mutex` and `Atomic` (the Synchronization module) need these OS versions on Apple platforms.
@@ -13,14 +22,14 @@ let package = Package(
         .library(name: "Disposables", targets: ["Disposables"]),
     ],
     targets: [
-        .target(name: "Disposables"),
+        .target(name: "Disposables", swiftSettings: portableSettings),
         // `Scheduler.current`'s thread-local slot: C, because Swift has no thread-local storage.
         .target(name: "CurrentSchedulerSlot"),
-        .target(name: "Schedulers", dependencies: ["Disposables", "CurrentSchedulerSlot"]),
+        .target(name: "Schedulers", dependencies: ["Disposables", "CurrentSchedulerSlot"], swiftSettings: portableSettings),
         // Helpers shared by both test targets (weak-reference checks, a seeded generator).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"]),
-        .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "TestSupport"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: portableSettings),
+        .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"], swiftSettings: portableSettings),
+        .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "TestSupport"], swiftSettings: portableSettings),
     ],
     swiftLanguageModes: [.v6]
 )

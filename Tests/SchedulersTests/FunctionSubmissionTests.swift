@@ -4,20 +4,45 @@ import Foundation
 import Testing
 
 /// A queue scheduler hands Dispatch its `ScheduledAction` as a C function's context
-/// (Internal/FunctionSubmission.swift), not as a block; these check that the direct path is the
-/// one in use on this platform, and that it keeps every promise `async` kept.
+/// (Internal/FunctionSubmission.swift), not as a block, on Linux; these check that the direct
+/// path is the one in use exactly where it should be, and that both paths keep every promise
+/// (CI runs this file, and the whole suite, in a `SCHEDULERS_PORTABLE` build too).
 @Suite struct FunctionSubmissionTests {
-    #if os(Linux)
-    /// If a new toolchain's Dispatch overlay keeps its C queue somewhere else, submission falls
-    /// back to `async`: correct, but ~600 instructions slower per action. This is what notices.
-    @Test func queuesAreSubmittedToDirectlyOnLinux() {
-        #expect(FunctionSubmission(DispatchQueue(label: "direct")).isDirect)
-        #expect(FunctionSubmission(.main).isDirect)
-        #expect(FunctionSubmission(.global()).isDirect)
-        #expect(TargetQueueScheduler(name: "direct").submission.isDirect)
-        #expect((Scheduler.main as! QueueScheduler).submission.isDirect)
+    /// Whether this build should submit directly: on Linux unless built with
+    /// `SCHEDULERS_PORTABLE` (which makes Linux take the `async` path Apple platforms take).
+    static let directSubmissionExpected: Bool = {
+        #if os(Linux) && !SCHEDULERS_PORTABLE
+        true
+        #else
+        false
+        #endif
+    }()
+
+    /// On Linux: if a new toolchain's Dispatch overlay keeps its C queue somewhere else,
+    /// submission falls back to `async`: correct, but ~600 instructions slower per action. This
+    /// is what notices. In a portable build (and on Apple platforms), this checks that the suite
+    /// really ran the `async` path it is meant to prove.
+    @Test func queuesAreSubmittedDirectlyExactlyWhereTheBuildSays() {
+        let expected = Self.directSubmissionExpected
+        #expect(FunctionSubmission(DispatchQueue(label: "direct")).isDirect == expected)
+        #expect(FunctionSubmission(.main).isDirect == expected)
+        #expect(FunctionSubmission(.global()).isDirect == expected)
+        #expect(TargetQueueScheduler(name: "direct").submission.isDirect == expected)
+        #expect((Scheduler.main as! QueueScheduler).submission.isDirect == expected)
     }
-    #endif
+
+    /// CI asks for the portable build with `SCHEDULERS_PORTABLE=1` in the environment of both
+    /// `swift build` and `swift test`. Should the manifest ever stop turning that into the
+    /// define, the test above would expect and find the direct path, and pass; this would not.
+    @Test func aPortableBuildAskedForIsAPortableBuild() {
+        let asked = !["", "0"].contains(ProcessInfo.processInfo.environment["SCHEDULERS_PORTABLE"] ?? "")
+        #if SCHEDULERS_PORTABLE
+        let made = true
+        #else
+        let made = false
+        #endif
+        if asked { #expect(made, "SCHEDULERS_PORTABLE is set, but this test target was not built with it") }
+    }
 
     @Test func anActionRunsOnItsQueueAsCurrentInOrderWithTheQueuesOtherWork() {
         let key = DispatchSpecificKey<Int>()

@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The lock every type in this package keeps its mutable state in: a `Synchronization.Mutex`
 /// that ThreadSanitizer can see through.
 ///
@@ -69,12 +61,9 @@ public enum ThreadSanitizer {
     /// `__tsan_release`: what came before happens before the matching acquire.
     public static let release: Annotation? = lookUp("__tsan_release")
 
+    /// Absent (nil) without the TSan runtime, or when hidden (``RuntimeSymbol``): the lock is
+    /// then a plain `Mutex`, correct, and invisible to a TSan that is loaded.
     private static func lookUp(_ name: String) -> Annotation? {
-        #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
-        #else
-        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
-        #endif
-        return dlsym(everywhere, name).map { unsafeBitCast($0, to: Annotation.self) }
+        RuntimeSymbol.address(of: name).map { unsafeBitCast($0, to: Annotation.self) }
     }
 }

@@ -1,5 +1,5 @@
 import Dispatch
-#if canImport(CDispatch)
+#if canImport(CDispatch) && !SCHEDULERS_PORTABLE
 internal import CDispatch
 #endif
 
@@ -22,15 +22,20 @@ internal import CDispatch
 /// fails and every queue falls back to `async`, which is correct, just slower
 /// (`FunctionSubmissionTests` fails in that case, so CI notices). Elsewhere (Darwin, where
 /// `DispatchQueue` is the C queue but whose overlay this package cannot build here) it is `async`.
+///
+/// Built with `SCHEDULERS_PORTABLE` defined (`SCHEDULERS_PORTABLE=1` in the environment of
+/// `swift build`, read by Package.swift, or `-Xswiftc -DSCHEDULERS_PORTABLE`), Linux takes the
+/// `async` fallback too, the path Apple platforms run: `.ci/run` runs the whole suite that way as
+/// well, so the fallback is tested here and not only on a Mac.
 struct FunctionSubmission: @unchecked Sendable {
     // `@unchecked`: an immutable pointer to a C queue, which is thread-safe; the
     // `DispatchQueue` that owns it is kept alive by the scheduler holding this value.
-    #if canImport(CDispatch)
+    #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
     private let cQueue: OpaquePointer?
     #endif
 
     init(_ queue: DispatchQueue) {
-        #if canImport(CDispatch)
+        #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
         cQueue = FunctionSubmission.wrappedQueueOffset.map { offset in
             withExtendedLifetime(queue) {
                 UnsafeRawPointer(Unmanaged.passUnretained(queue).toOpaque()).load(fromByteOffset: offset, as: OpaquePointer.self)
@@ -41,7 +46,7 @@ struct FunctionSubmission: @unchecked Sendable {
 
     /// Whether submissions skip the block (false where only `async` is available).
     var isDirect: Bool {
-        #if canImport(CDispatch)
+        #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
         cQueue != nil
         #else
         false
@@ -50,10 +55,10 @@ struct FunctionSubmission: @unchecked Sendable {
 
     /// Queues `work.run()` on `queue`, which must be the queue this value was made from;
     /// Dispatch holds a reference to `work` until it has run. (The timed forms below hold none
-    /// for a deadline of "never": that work never runs and is never queued.)
+    /// for a deadline of "never": that work never runs and is never queued, on either path.)
     @inline(__always)
     func async<Work: SubmittedWork>(_ work: Work, on queue: DispatchQueue) {
-        #if canImport(CDispatch)
+        #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
         if let cQueue {
             dispatch_async_f(cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
             return
@@ -66,11 +71,13 @@ struct FunctionSubmission: @unchecked Sendable {
     /// `queue.asyncAfter(deadline:)` would.
     @inline(__always)
     func asyncAfter<Work: SubmittedWork>(_ work: Work, deadline: DispatchTime, on queue: DispatchQueue) {
-        #if canImport(CDispatch)
+        // Work due "never" is never submitted, on either path. Dispatch drops work due at
+        // DISPATCH_TIME_FOREVER without ever calling it, so the direct path would never get its
+        // reference back; and Apple documents `asyncAfter` with `distantFuture` as undefined
+        // (Platform notes, "Platform branches"), which the `async` path would otherwise do.
+        if deadline.rawValue == DispatchTime.distantFuture.rawValue { return }
+        #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
         if let cQueue {
-            // Dispatch drops work due at DISPATCH_TIME_FOREVER without ever calling it, so it
-            // would never give back the reference: such work is simply never submitted.
-            if deadline.rawValue == DispatchTime.distantFuture.rawValue { return }
             dispatch_after_f(deadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
             return
         }
@@ -82,9 +89,9 @@ struct FunctionSubmission: @unchecked Sendable {
     /// `queue.asyncAfter(wallDeadline:)` would.
     @inline(__always)
     func asyncAfter<Work: SubmittedWork>(_ work: Work, wallDeadline: DispatchWallTime, on queue: DispatchQueue) {
-        #if canImport(CDispatch)
+        if wallDeadline.rawValue == DispatchWallTime.distantFuture.rawValue { return }  // as above
+        #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
         if let cQueue {
-            if wallDeadline.rawValue == DispatchWallTime.distantFuture.rawValue { return }  // as above
             dispatch_after_f(wallDeadline.rawValue, cQueue, Unmanaged.passRetained(work).toOpaque(), Work.runSubmitted)
             return
         }
@@ -92,7 +99,7 @@ struct FunctionSubmission: @unchecked Sendable {
         queue.asyncAfter(wallDeadline: wallDeadline) { work.run() }
     }
 
-    #if canImport(CDispatch)
+    #if canImport(CDispatch) && !SCHEDULERS_PORTABLE
     /// Where a `DispatchQueue` keeps its C queue, if this overlay keeps it where `Mirror` says.
     private static let wrappedQueueOffset: Int? = {
         let probe = DispatchQueue(label: "org.schedulers.layout-probe")

@@ -81,10 +81,11 @@ final class RuntimeHook: Sendable {
     private let forwardingKey: pthread_key_t
 
     /// - Parameters:
-    ///   - symbol: the runtime's exported variable, looked up with `dlsym`.
+    ///   - symbol: the runtime's exported variable, looked up with `dlsym` through
+    ///     `RuntimeSymbol` (where tests can hide it).
     ///   - hook: our hook, as `unsafeBitCast(hook, to: UInt.self)`.
     convenience init(symbol: String, hook: UInt) {
-        self.init(variable: dlsym(dlopen(nil, RTLD_NOW), symbol), hook: hook)
+        self.init(variable: RuntimeSymbol.address(of: symbol), hook: hook)
     }
 
     /// Over any word standing in for the runtime's variable (tests use one of their own).

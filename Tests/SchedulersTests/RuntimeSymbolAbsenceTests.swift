@@ -1,0 +1,94 @@
+#if DEBUG  // symbols can be hidden only in DEBUG builds (RuntimeSymbol.hideVariable)
+import Dispatch
+@_spi(SchedulersInternal) import Disposables
+import Foundation
+@testable import Schedulers
+import Testing
+
+/// Every symbol the package looks up at run time goes through `RuntimeSymbol.address(of:)`;
+/// each is made absent here on purpose (listed in `SCHEDULERS_HIDE_RUNTIME_SYMBOLS`, set inside a
+/// child process before the first lookup), to check that its absence gives a clear message or
+/// the documented fallback, never a crash. Each lookup is done once per process, which is why
+/// every case runs in a child process (a Swift Testing exit test).
+@Suite struct RuntimeSymbolAbsenceTests {
+    static let enqueueHook = "swift_task_enqueueGlobal_hook"
+
+    /// The symbols this file hides are really there in the test process, or these tests would
+    /// prove nothing.
+    @Test func theSymbolsAreThereUnlessHidden() {
+        #expect(RuntimeSymbol.address(of: Self.enqueueHook) != nil)
+        #expect(RuntimeSymbol.address(of: "schedulers_no_such_symbol") == nil)
+        #expect(!RuntimeSymbol.isHidden(Self.enqueueHook))
+    }
+
+    @Test func aHiddenNameIsAbsentAndTheOthersAreNot() async {
+        await #expect(processExitsWith: .success) {
+            hide("schedulers_other, \(RuntimeSymbolAbsenceTests.enqueueHook)")
+            precondition(RuntimeSymbol.address(of: RuntimeSymbolAbsenceTests.enqueueHook) == nil, "still found")
+            precondition(RuntimeSymbol.address(of: "swift_retain") != nil, "an unlisted symbol went missing")
+        }
+    }
+
+    /// `swift_task_enqueueGlobal_hook` absent: `withCapturedTasks` stops with a message that
+    /// names the symbol and the alternative (its documented precondition).
+    @Test func withCapturedTasksWithoutTheEnqueueHookStopsNamingIt() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            hide(RuntimeSymbolAbsenceTests.enqueueHook)
+            TestScheduler().withCapturedTasks {}
+        }
+        expectMessage(result, names: ["withCapturedTasks", Self.enqueueHook, "Task(executorPreference:"])
+    }
+
+    /// The same runtime with the hook absent: everything else a TestScheduler does, tasks that
+    /// prefer it included, works as before (only the capture needs the hook).
+    @Test(.timeLimit(.minutes(1)))
+    func withoutTheEnqueueHookTasksThatPreferATestSchedulerStillRun() async {
+        await #expect(processExitsWith: .success) {
+            hide(RuntimeSymbolAbsenceTests.enqueueHook)
+            precondition(!GlobalEnqueueHook.isAvailable, "the hook was not hidden")
+            let scheduler = TestScheduler()
+            let task = Task(executorPreference: scheduler) {
+                try? await Task.sleep(for: .seconds(5), clock: scheduler.clock)
+                return Scheduler.current === scheduler
+            }
+            // Driven from another thread, so that no pool thread blocks; 100 virtual seconds
+            // in 1 s steps outlast the 5 s sleep whenever the task reaches it.
+            let driver = Thread {
+                for _ in 0..<100 {
+                    scheduler.advance(by: 1)
+                    usleep(1000)
+                }
+            }
+            driver.start()
+            let ranOnScheduler = await task.value
+            precondition(ranOnScheduler, "the task did not run on its preferred scheduler")
+        }
+    }
+
+    /// The TSan annotations absent (a build without ThreadSanitizer, or hidden): `Lock` is a
+    /// plain `Mutex`, still mutually exclusive. Under a real TSan, hiding them would make TSan
+    /// report the `Mutex` itself (Platform notes, item 15), so contention is checked only where
+    /// TSan is not loaded.
+    @Test(.timeLimit(.minutes(1)))
+    func withoutTheThreadSanitizerAnnotationsALockStillExcludes() async {
+        await #expect(processExitsWith: .success) {
+            let underTSan = RuntimeSymbol.address(of: "__tsan_acquire") != nil
+            hide("__tsan_acquire,__tsan_release")
+            precondition(ThreadSanitizer.acquire == nil && ThreadSanitizer.release == nil, "not hidden")
+            let lock = Lock(0)
+            let threads = underTSan ? 1 : 4
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in
+                for _ in 0..<10_000 { lock.withLock { $0 += 1 } }
+            }
+            let total = lock.withLock { $0 }
+            precondition(total == threads * 10_000, "lost increments: \(total)")
+        }
+    }
+}
+
+/// Lists `names` in `SCHEDULERS_HIDE_RUNTIME_SYMBOLS`. Call it first thing in a child process:
+/// a symbol already looked up there stays found.
+private func hide(_ names: String) {
+    setenv(RuntimeSymbol.hideVariable, names, 1)
+}
+#endif

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Instructions per action, counted by callgrind, for every workload of the ratio table that has
 # one in the `workload` executable (update-ratios.sh writes them to Results/instructions.md, and
-# the table shows them beside each row): each workload runs once at SMALL and once at LARGE operations in its
-# own process, and the difference of the two totals over the difference of the counts is the
-# cost of one action, start-up excluded. callgrind runs threads one at a time, so this counts
+# the table shows them beside each row): each workload runs once at SMALL and once at LARGE
+# operations in its own process, and the difference of the two totals over the difference of
+# the counts is the cost of one action, start-up excluded. callgrind runs threads one at a time, so this counts
 # work, not contention: the 2-producer wall-clock ratio is in ratios.md.
 #
 # How the producer and queue threads take turns still moves a queue workload's count by up to

@@ -45,8 +45,8 @@ enum CurrentScheduler {
     /// caller that only compares it (`Scheduler.current === s`), the reference count the
     /// conversion takes and the caller's release of it meet in one place and the optimiser
     /// removes both. (When the first-query path returned a reference of its own, the two paths
-    /// merged a retained and an owned reference, and every read paid a retain and a release:
-    /// 2.4× a `pthread_getspecific`.)
+    /// merged a retained and an owned reference, and every read paid a retain and a release;
+    /// Benchmarks/Results/callgrind.md has the counts.)
     @inlinable
     static var value: Scheduler? {
         let slot = classifiedSlot
@@ -79,9 +79,10 @@ enum CurrentScheduler {
 
 extension Scheduler {
     /// Whether this scheduler is ``Scheduler/current`` on the calling thread: the same answer as
-    /// `Scheduler.current === self`, but cheaper, since it compares addresses and takes no
-    /// reference to the current scheduler (so it writes no reference count shared with the
-    /// threads scheduling onto it).
+    /// `Scheduler.current === self`. It compares addresses and never takes a reference to the
+    /// current scheduler, so it writes no reference count shared with the threads scheduling
+    /// onto it, wherever it is called from; `Scheduler.current === self` compiles to the same
+    /// in optimised code that sees both sides.
     ///
     /// True while one of this scheduler's actions runs on this thread (including code it calls
     /// inline, on the immediate scheduler say), and for ``Scheduler/main`` on the main thread

@@ -22,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
         // SwiftNIO's MultiThreadedEventLoopGroup: the serial executor a server would use instead.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // swift-collections' `Heap`: what a user would build a minimal virtual-time queue on, the
+        // reference for the TestScheduler rows.
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The workloads, shared by the benchmark target and the ratio executable so both measure
@@ -37,6 +40,7 @@ let package = Package(
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             // The workloads' counters are plain class properties touched by one thread at a
             // time; without this, each access pays a dynamic exclusivity check that would
@@ -54,7 +58,9 @@ let package = Package(
         ),
         .executableTarget(name: "ratios", dependencies: ["BenchmarkWorkloads"]),
         // One workload per process, for callgrind (Scripts/callgrind.sh).
-        .executableTarget(name: "workload", dependencies: ["BenchmarkWorkloads"]),
+        .executableTarget(
+            name: "workload",
+            dependencies: ["BenchmarkWorkloads", .product(name: "Schedulers", package: "Schedulers")]),
     ],
     swiftLanguageModes: [.v6]
 )

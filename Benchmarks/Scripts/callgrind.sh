@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Instructions per action, counted by callgrind, for the queue workloads (serial 1 and 2
-# producers, rescheduling): each workload runs once at SMALL and once at LARGE operations in its
-# own process, and the difference of the two totals over the difference of the counts is the
-# cost of one action, start-up excluded. callgrind runs threads one at a time, so this counts
+# Instructions per action, counted by callgrind, for every workload of the ratio table that has
+# one in the `workload` executable (update-ratios.sh writes them to Results/instructions.md, and
+# the table shows them beside each row): each workload runs once at SMALL and once at LARGE
+# operations in its own process, and the difference of the two totals over the difference of
+# the counts is the cost of one action, start-up excluded. callgrind runs threads one at a time, so this counts
 # work, not contention: the 2-producer wall-clock ratio is in ratios.md.
 #
 # How the producer and queue threads take turns still moves a queue workload's count by up to
 # ~25 % from one process to the next (mostly in malloc: how often glibc consolidates its free
 # chunks), for raw GCD as much as for ours, so each workload is measured ROUNDS times (default
 # 3) and the row gives the lowest and the highest figure. Compare the lowest figures.
+#
+# A workload written NAME@COUNT is counted differently: one process at COUNT operations, counting
+# only inside the workload executable's `measuredRound` (callgrind's --toggle-collect), divided by
+# COUNT. That is the cost at that size (a heap's grows with its depth), with the preparation of
+# the input left out; single-threaded workloads only (the TestScheduler rows).
 #
 #   Benchmarks/Scripts/callgrind.sh [PACKAGE_DIR] [WORKLOAD...]
 #
@@ -20,9 +26,16 @@ package="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 shift || true
 workloads=("$@")
 if [ ${#workloads[@]} -eq 0 ]; then
-  workloads=(serial-raw serial-raw-context serial-ours serial-opencombine serial-nio
-             serial2-raw serial2-raw-context serial2-ours serial2-opencombine serial2-nio
-             recursion-raw recursion-ours recursion-nio)
+  # Every workload the ratio table (ratios.md) shows a count for.
+  workloads=(serial-raw serial-ours serial-opencombine serial-nio
+             serial2-raw serial2-ours serial2-opencombine serial2-nio
+             recursion-raw recursion-ours recursion-nio recursion-immediate-ours recursion-immediate-loop
+             immediate-schedule direct-call current-read thread-dictionary
+             current-identity-main current-identity-action is-current-main is-current-action
+             current-pthread-getspecific)
+  for size in 10000 100000 1000000; do
+    workloads+=(virtual-ours@$size virtual-heap@$size virtual-collections-heap@$size)
+  done
 fi
 small=50000
 large=150000
@@ -39,12 +52,27 @@ instructions() {
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
+# Instructions inside `measuredRound` alone.
+round_instructions() {
+  valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measuredRound*' \
+    --callgrind-out-file="$stripped.out" "$stripped" "$1" "$2" 2>&1 >/dev/null \
+    | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
 rounds="${ROUNDS:-3}"
 echo "| Workload | Instructions per action, lowest of $rounds | Highest |"
 echo "|---|---:|---:|"
 for workload in "${workloads[@]}"; do
-  if ! "$stripped" "$workload" 1 >/dev/null 2>&1; then continue; fi
+  name="${workload%@*}"
+  if ! "$stripped" "$name" 1 >/dev/null 2>&1; then continue; fi
   lowest=""; highest=""
+  if [ "$name" != "$workload" ]; then
+    # Single-threaded and deterministic: one round is enough.
+    count="${workload#*@}"
+    per=$(( $(round_instructions "$name" "$count") / count ))
+    echo "| $workload | $per | $per |"
+    continue
+  fi
   for _ in $(seq "$rounds"); do
     a=$(instructions "$workload" $small)
     b=$(instructions "$workload" $large)

@@ -1,3 +1,4 @@
+import CurrentSchedulerSlot
 @_spi(SchedulersInternal) import Disposables
 import Foundation
 import Synchronization
@@ -122,13 +123,16 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
 /// The loop behind ``ImmediateScheduler/scheduleRecursive(_:)``.
 ///
 /// The thread running the loop counts its own synchronous `reschedule` calls in a plain
-/// variable: it recognises itself by comparing thread identities, one relaxed atomic load, so an
-/// iteration costs a few nanoseconds. Calls from any other thread, or after the loop has ended,
-/// go through a lock.
+/// variable. A `reschedule` call recognises that it is made from inside the loop, on the loop's
+/// thread, by a thread-local slot (the CurrentSchedulerSlot target's
+/// `schedulers_immediate_recursion_slot`) that holds the loop running on this thread: one load
+/// and a compare, so `reschedule` is a leaf function of a few instructions. (Comparing thread
+/// identities through `pthread_self` cost a call, and with it a stack frame, per iteration.)
+/// Calls from any other thread, from inside another immediate loop nested in this one's action,
+/// or after the loop has ended, go through a lock; the count of runs is the same either way.
 private final class ImmediateRecursion: @unchecked Sendable {
-    // `@unchecked`: `synchronous` is touched only by the thread whose identity is in `runner`.
+    // `@unchecked`: `synchronous` is touched only by the thread whose slot holds this loop.
     private let action: @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
-    private let runner = Atomic<UInt>(0)
     private var synchronous = 0
     /// Requests from other threads while the loop runs; `isRunning` false once it has ended.
     private let foreign = Lock((isRunning: true, requests: 0))
@@ -141,19 +145,25 @@ private final class ImmediateRecursion: @unchecked Sendable {
         loop(iterations: 1)
     }
 
+    // Out of line: inlined into both callers, its `reschedule` closure was compiled twice and
+    // merged, and every call went through one more forwarding thunk.
+    @inline(never)
     private func loop(iterations: Int) {
-        let me = currentThreadIdentity()
         let reschedule: @Sendable () -> Void = { [self] in request() }
+        let me = Unmanaged.passUnretained(self).toOpaque()
         var remaining = iterations
         while true {
-            runner.store(me, ordering: .relaxed)
+            // Set for the inner loop only, and restored before anything else runs: a loop nested
+            // in an action (another chain's) sees its own, and this one finds it again after.
+            let previous = schedulers_immediate_recursion_slot_get()
+            schedulers_immediate_recursion_slot_set(me)
             while remaining > 0 {
                 remaining -= 1
                 synchronous = 0
                 action(reschedule)
                 remaining += synchronous
             }
-            runner.store(0, ordering: .relaxed)
+            schedulers_immediate_recursion_slot_set(previous)
             remaining = foreign.withLock { state in
                 defer { state.requests = 0 }
                 if state.requests == 0 { state.isRunning = false }
@@ -165,8 +175,10 @@ private final class ImmediateRecursion: @unchecked Sendable {
 
     @inline(__always)
     private func request() {
-        if runner.load(ordering: .relaxed) == currentThreadIdentity() {
-            synchronous += 1
+        // As words: an optional-pointer comparison compiles to a nil test besides.
+        let running = UInt(bitPattern: schedulers_immediate_recursion_slot_get())
+        if running == UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) {
+            synchronous &+= 1
             return
         }
         requestFromElsewhere()

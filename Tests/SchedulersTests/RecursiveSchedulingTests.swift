@@ -71,6 +71,53 @@ import TestSupport
         #expect(waitUntil { count.value == 3 })
     }
 
+    /// A `reschedule` kept and called after the chain has finished, on the thread that ran it,
+    /// runs the action again at once (the chain's "am I inside my own loop?" slot is cleared when
+    /// the loop ends, or the call would be counted for a loop that is gone and never run).
+    @Test func synchronousRescheduleCalledLaterOnTheSameThreadRunsAtOnce() {
+        let count = Locked(0)
+        let saved = Locked<(@Sendable () -> Void)?>(nil)
+        Scheduler.immediate.scheduleRecursive { reschedule in
+            count.withLock { $0 += 1 }
+            saved.withLock { $0 = reschedule }
+        }
+        #expect(count.value == 1)
+        saved.value?()
+        #expect(count.value == 2)
+        saved.value?()
+        #expect(count.value == 3)
+    }
+
+    /// Two immediate chains, one started inside the other's action: each runs exactly the
+    /// reschedules asked of it, whether the outer one's `reschedule` is called from its own action
+    /// or from inside the inner chain's, and none runs before the action that asked returns.
+    @Test func synchronousNestedChainsEachRunTheirOwnReschedules() {
+        let outerRuns = Locked(0)
+        let innerRuns = Locked(0)
+        let ranEarly = Locked(false)
+        Scheduler.immediate.scheduleRecursive { rescheduleOuter in
+            let outer = outerRuns.withLock { $0 += 1; return $0 }
+            guard outer <= 3 else { return }
+            let innerThisRun = Locked(0)
+            Scheduler.immediate.scheduleRecursive { rescheduleInner in
+                innerRuns.withLock { $0 += 1 }
+                let inner = innerThisRun.withLock { $0 += 1; return $0 }
+                if inner < 4 { rescheduleInner() }
+                if inner == 2 {
+                    rescheduleOuter()  // from inside the inner chain
+                    if outerRuns.value != outer { ranEarly.withLock { $0 = true } }
+                }
+                if innerThisRun.value != inner { ranEarly.withLock { $0 = true } }
+            }
+            rescheduleOuter()  // from its own action
+            if outerRuns.value != outer { ranEarly.withLock { $0 = true } }
+        }
+        // Outer runs 1 to 3 each ask twice: 1 + 2 × 3 runs; each of them starts 4 inner runs.
+        #expect(outerRuns.value == 7)
+        #expect(innerRuns.value == 12)
+        #expect(!ranEarly.value)
+    }
+
     // MARK: With an asynchronous scheduler (RAC)
 
     @Test func asynchronousBehavesLikeANormalBlockWhenItDoesNotRecurse() {

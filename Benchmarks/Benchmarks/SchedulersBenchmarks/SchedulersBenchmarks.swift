@@ -63,7 +63,7 @@ let benchmarks: @Sendable () -> Void = {
         ImmediateWorkload.directCall(operations: million)
     }
     Benchmark("Scheduler.current read / ours") { _ in
-        ImmediateWorkload.oursCurrent(operations: million, on: Scheduler.immediate)
+        ImmediateWorkload.probedCurrentRead(operations: million, on: Scheduler.immediate)
     }
     Benchmark("Scheduler.current read / threadDictionary") { _ in
         ImmediateWorkload.threadDictionary(operations: million)
@@ -80,6 +80,9 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("\(workload) / bare heap") { _ in
             for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) }
+        }
+        Benchmark("\(workload) / swift-collections Heap") { _ in
+            for _ in 0..<batches { VirtualTimeWorkload.collectionsHeap(times: times) }
         }
     }
 

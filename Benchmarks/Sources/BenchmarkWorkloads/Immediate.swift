@@ -22,15 +22,6 @@ public enum ImmediateWorkload {
         consume(counter.value)
     }
 
-    /// `Scheduler.current`, read from inside an action of a scheduler (so it is set).
-    public static func oursCurrent(operations: Int, on scheduler: Scheduler) {
-        scheduler.performAsCurrentScheduler {
-            var found = 0
-            for _ in 0..<operations where Scheduler.current != nil { found &+= 1 }
-            consume(found)
-        }
-    }
-
     /// RAC: `NSThread.currentThread.threadDictionary[RACSchedulerCurrentSchedulerKey]`.
     public static func threadDictionary(operations: Int) {
         let key = "RACSchedulerCurrentSchedulerKey"
@@ -42,37 +33,66 @@ public enum ImmediateWorkload {
         consume(found)
     }
 
-    /// `Scheduler.current === scheduler`, `operations` times: on the calling thread as it is
-    /// (`inAction == false`: on the main thread, with `scheduler` being `Scheduler.main`), or
-    /// inside an action of `scheduler`.
-    public static func oursCurrentIdentity(operations: Int, of scheduler: Scheduler, inAction: Bool) {
+    // The probes below are each one out-of-line call per operation. Inlined into a loop that
+    // calls nothing else, a read of `Scheduler.current`'s slot (a plain C thread-local) is hoisted
+    // out of the loop and the loop measures nothing; user code calls other things between two
+    // checks, so each check pays its read. Every system pays the same call.
+
+    /// `Scheduler.current != nil`, `operations` times, each through an out-of-line probe, inside
+    /// an action of `scheduler` (so it is set).
+    public static func probedCurrentRead(operations: Int, on scheduler: Scheduler) {
+        scheduler.performAsCurrentScheduler {
+            var found = 0
+            for _ in 0..<operations where currentIsSet() { found &+= 1 }
+            consume(found)
+        }
+    }
+
+    /// `Scheduler.current === scheduler`, `operations` times, each through an out-of-line probe:
+    /// on the calling thread as it is, or inside an action of `scheduler`.
+    public static func probedCurrentIdentity(operations: Int, of scheduler: Scheduler, inAction: Bool) {
         let body = {
             var found = 0
-            for _ in 0..<operations where Scheduler.current === scheduler { found &+= 1 }
+            for _ in 0..<operations where currentIs(scheduler) { found &+= 1 }
             consume(found)
         }
         if inAction { scheduler.performAsCurrentScheduler(body) } else { body() }
     }
 
-    /// `scheduler.isCurrent`, `operations` times, like ``oursCurrentIdentity(operations:of:inAction:)``.
-    public static func oursIsCurrent(operations: Int, of scheduler: Scheduler, inAction: Bool) {
+    /// `scheduler.isCurrent`, like ``probedCurrentIdentity(operations:of:inAction:)``.
+    public static func probedIsCurrent(operations: Int, of scheduler: Scheduler, inAction: Bool) {
         let body = {
             var found = 0
-            for _ in 0..<operations where scheduler.isCurrent { found &+= 1 }
+            for _ in 0..<operations where isCurrent(scheduler) { found &+= 1 }
             consume(found)
         }
         if inAction { scheduler.performAsCurrentScheduler(body) } else { body() }
     }
 
-    /// The limit for `Scheduler.current`: `pthread_getspecific` of a key that is set, compared
-    /// with a pointer.
-    public static func pthreadGetspecific(operations: Int) {
+    /// The limit, through the same kind of probe: `pthread_getspecific` of a key that is set,
+    /// compared with a pointer.
+    public static func probedPthreadGetspecific(operations: Int) {
         let expected = UnsafeMutableRawPointer(bitPattern: 0x1000)
-        pthread_setspecific(limitKey, expected)
+        let key = limitKey
+        pthread_setspecific(key, expected)
         var found = 0
-        for _ in 0..<operations where pthread_getspecific(limitKey) == expected { found &+= 1 }
+        for _ in 0..<operations where specificIs(key, expected) { found &+= 1 }
         consume(found)
         pthread_setspecific(limitKey, nil)
+    }
+
+    @inline(never)
+    static func currentIsSet() -> Bool { Scheduler.current != nil }
+
+    @inline(never)
+    static func currentIs(_ scheduler: Scheduler) -> Bool { Scheduler.current === scheduler }
+
+    @inline(never)
+    static func isCurrent(_ scheduler: Scheduler) -> Bool { scheduler.isCurrent }
+
+    @inline(never)
+    static func specificIs(_ key: pthread_key_t, _ expected: UnsafeMutableRawPointer?) -> Bool {
+        pthread_getspecific(key) == expected
     }
 
     private static let limitKey: pthread_key_t = {

@@ -1,9 +1,12 @@
 import Foundation
+import HeapModule
 import Schedulers
 
 /// Workload 4: `actions` actions at seeded random virtual times (within 1,000 s), all scheduled,
-/// then all run. Ours is a ``TestScheduler`` (`schedule(after:)`, then `stepAll()`); the limit is
-/// ``BareHeap``, a binary heap of `(time, sequence, closure)` with nothing else.
+/// then all run. Ours is a ``TestScheduler`` (`schedule(after:)`, then `stepAll()`). The
+/// reference is what a user would write instead with swift-collections: a `Heap` of
+/// `(time, sequence)` keys carrying the closures (``CollectionsHeapQueue``); the limit is
+/// ``BareHeap``, a hand-written binary heap of `(time, sequence, closure)` with nothing else.
 public enum VirtualTimeWorkload {
     /// The virtual times of one run: the same for every system and every run.
     public static func times(count: Int, seed: UInt64 = 42) -> [Double] {
@@ -19,6 +22,18 @@ public enum VirtualTimeWorkload {
             scheduler.schedule(after: Date(timeIntervalSinceReferenceDate: time), action)
         }
         scheduler.stepAll()
+        precondition(counter.value == times.count)
+    }
+
+    /// The reference: swift-collections' `Heap`, as a user would build a minimal virtual-time
+    /// queue on it (FIFO among equal times through the sequence number, since `Heap`'s own ties
+    /// are not FIFO).
+    public static func collectionsHeap(times: [Double]) {
+        var queue = CollectionsHeapQueue()
+        let counter = Counter()
+        let action: () -> Void = { counter.value &+= 1 }
+        for time in times { queue.schedule(at: time, action) }
+        while let next = queue.popNext() { next() }
         precondition(counter.value == times.count)
     }
 
@@ -81,5 +96,37 @@ public struct BareHeap {
         }
         entries[parent] = last
         return first.action
+    }
+}
+
+/// The reference for the virtual-time workload: swift-collections 1.6 `Heap` of entries ordered
+/// by `(time, sequence)`, each carrying its closure; scheduling inserts, running pops the minimum.
+public struct CollectionsHeapQueue {
+    private struct Entry: Comparable {
+        var time: Double
+        var sequence: UInt64
+        var action: () -> Void
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.time < rhs.time || (lhs.time == rhs.time && lhs.sequence < rhs.sequence)
+        }
+
+        static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.time == rhs.time && lhs.sequence == rhs.sequence
+        }
+    }
+
+    private var heap = Heap<Entry>()
+    private var nextSequence: UInt64 = 0
+
+    public init() {}
+
+    public mutating func schedule(at time: Double, _ action: @escaping () -> Void) {
+        heap.insert(Entry(time: time, sequence: nextSequence, action: action))
+        nextSequence &+= 1
+    }
+
+    public mutating func popNext() -> (() -> Void)? {
+        heap.popMin()?.action
     }
 }

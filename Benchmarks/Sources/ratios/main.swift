@@ -2,18 +2,49 @@ import BenchmarkWorkloads
 import Foundation
 import Schedulers
 
-// The ratio table: for each workload of the issue, our system and its limit (and OpenCombine
-// where it applies) run interleaved in this one process, and the table gives median and min
-// over the rounds and the ratio of ours to the limit. Writes `ratios.md` and `ratios.svg` into
-// the directory given as the first argument (default: Benchmarks/Results or ./Results).
+// The ratio table: for each workload of the issue, our system, its limit and the reference
+// libraries a user would pick instead (OpenCombine, SwiftNIO, swift-collections' Heap) run
+// interleaved in this one process, and the table gives median and min over the rounds and the
+// ratio of ours to each. Beside them, the instructions per operation that Scripts/callgrind.sh
+// counted, read from `instructions.md` in the output directory (written first by
+// Scripts/update-ratios.sh). Writes `ratios.md` and `ratios.svg` into the output directory.
 //
-//   swift run --package-path Benchmarks -c release ratios [output-directory]
+//   swift run --package-path Benchmarks -c release ratios [output-directory] [--only TEXT]...
+//
+// The output directory defaults to Benchmarks/Results or ./Results. `--only TEXT` runs only the
+// rows whose name contains TEXT (repeatable), for a quick look; the table it writes is partial.
 
-let arguments = CommandLine.arguments.dropFirst()
-let outputDirectory = arguments.first ?? (FileManager.default.fileExists(atPath: "Benchmarks/Results") ? "Benchmarks/Results" : "Results")
+/// The output directory and the `--only` filters, from the command line.
+let (outputDirectory, only): (String, [String]) = {
+    var arguments = Array(CommandLine.arguments.dropFirst())
+    var only: [String] = []
+    while let index = arguments.firstIndex(of: "--only"), index + 1 < arguments.count {
+        only.append(arguments[index + 1])
+        arguments.removeSubrange(index...(index + 1))
+    }
+    let directory = arguments.first ?? (FileManager.default.fileExists(atPath: "Benchmarks/Results") ? "Benchmarks/Results" : "Results")
+    return (directory, only)
+}()
 let heavyRounds = 5
 let lightRounds = 9
 let million = 1_000_000
+
+/// Whether the row named `workload` is to run.
+func selected(_ workload: String) -> Bool {
+    only.isEmpty || only.contains { workload.contains($0) }
+}
+
+/// Lowest instructions per operation, by `workload` executable name, from the table that
+/// Scripts/callgrind.sh printed (`| name | lowest | highest |` rows).
+let instructionCounts: [String: Int] = {
+    guard let text = try? String(contentsOfFile: "\(outputDirectory)/instructions.md", encoding: .utf8) else { return [:] }
+    var counts: [String: Int] = [:]
+    for line in text.split(separator: "\n") {
+        let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        if cells.count >= 2, let count = Int(cells[1]) { counts[cells[0]] = count }
+    }
+    return counts
+}()
 
 /// Resident memory after the last run of each recursion system, in bytes.
 final class MemoryNotes: @unchecked Sendable {
@@ -23,23 +54,27 @@ let memory = MemoryNotes()
 
 var rows: [Row] = []
 
+/// Runs one row: ours, the limit and the peers interleaved. `callgrind` names the `workload`
+/// executable's workload for each system ("ours", "limit" or a peer's name) whose instruction
+/// count goes beside the row.
 @MainActor
 func compare(
     _ workload: String, unit: String = "ns/op", rounds: Int, target: Target,
     ours: System, limitName: String, limit: System, openCombine: System? = nil,
-    peers: [(name: String, system: System)] = [], note: String = ""
+    peers: [(name: String, system: System)] = [], callgrind: [(label: String, workload: String)] = [],
+    note: String = ""
 ) {
-    let systems = [ours, limit] + (openCombine.map { [$0] } ?? []) + peers.map(\.system)
+    guard selected(workload) else { return }
+    let allPeers = (openCombine.map { [("OpenCombine", $0)] } ?? []) + peers
+    let systems = [ours, limit] + allPeers.map(\.1)
     let samples = interleave(systems, rounds: rounds)
-    let peerSamples = samples.suffix(peers.count)
-    var row = Row(
-        workload: workload, unit: unit, ours: samples[0], limitName: limitName, limit: samples[1],
-        openCombine: openCombine == nil ? nil : samples[2], target: target, note: note)
-    row.peers = zip(peers, peerSamples).map { Peer(name: $0.name, samples: $1) }
+    var row = Row(workload: workload, unit: unit, ours: samples[0], limitName: limitName, limit: samples[1], target: target, note: note)
+    row.peers = zip(allPeers, samples.dropFirst(2)).map { Peer(name: $0.0, samples: $1) }
+    row.instructions = callgrind.map { ($0.label, instructionCounts[$0.workload]) }
     rows.append(row)
-    let oc = row.openCombine.map { String(format: ", OpenCombine %.1f", $0.median) } ?? ""
-    print(String(format: "%@: ours %.1f, %@ %.1f%@ (%@); ratio %.2f×", workload, row.ours.median, limitName,
-                 row.limit.median, oc, unit, row.ratioMedian))
+    let others = row.peers.map { String(format: ", %@ %.1f", $0.name, $0.samples.median) }.joined()
+    print(String(format: "%@: ours %.1f, %@ %.1f%@ (%@); ours ÷ limit %.2f×", workload, row.ours.median, limitName,
+                 row.limit.median, others, unit, row.ratioMedian))
 }
 
 // 1. Serial queue, 1M schedule + run, one then two producers.
@@ -51,7 +86,9 @@ for producers in [1, 2] {
         limitName: "raw GCD async",
         limit: System("raw", operations: million) { _ in SerialQueueWorkload.rawGCD(actions: million, producers: producers) },
         openCombine: System("oc", operations: million) { _ in SerialQueueWorkload.openCombine(actions: million, producers: producers) },
-        peers: [("SwiftNIO", System("nio", operations: million) { _ in SerialQueueWorkload.nio(actions: million, producers: producers) })])
+        peers: [("SwiftNIO", System("nio", operations: million) { _ in SerialQueueWorkload.nio(actions: million, producers: producers) })],
+        callgrind: [("ours", "serial\(producers == 1 ? "" : "2")-ours"), ("limit", "serial\(producers == 1 ? "" : "2")-raw"),
+                    ("SwiftNIO", "serial\(producers == 1 ? "" : "2")-nio"), ("OpenCombine", "serial\(producers == 1 ? "" : "2")-opencombine")])
 }
 
 // 2. schedule(after:) with a 0 delay.
@@ -69,40 +106,46 @@ compare(
     "Immediate schedule via Scheduler", rounds: lightRounds, target: .nanoseconds(15),
     ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursSchedule(operations: calls) },
     limitName: "direct call",
-    limit: System("direct", operations: calls) { _ in ImmediateWorkload.directCall(operations: calls) })
+    limit: System("direct", operations: calls) { _ in ImmediateWorkload.directCall(operations: calls) },
+    callgrind: [("ours", "immediate-schedule"), ("limit", "direct-call")])
 compare(
     "Scheduler.current read", rounds: lightRounds, target: .nanoseconds(5),
-    ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursCurrent(operations: calls, on: Scheduler.immediate) },
+    ours: System("ours", operations: calls) { _ in ImmediateWorkload.probedCurrentRead(operations: calls, on: Scheduler.immediate) },
     limitName: "threadDictionary read (RAC)",
-    limit: System("dict", operations: calls / 10) { _ in ImmediateWorkload.threadDictionary(operations: calls / 10) })
+    limit: System("dict", operations: calls / 10) { _ in ImmediateWorkload.threadDictionary(operations: calls / 10) },
+    callgrind: [("ours", "current-read"), ("limit", "thread-dictionary")])
 
 // 3b. "Is this scheduler current?" against the thread-local read underneath, on the main thread
-//     (`Scheduler.main`) and inside a running action of a queue scheduler.
+//     (`Scheduler.main`) and inside a running action of a queue scheduler. Each check is one
+//     out-of-line call (ImmediateWorkload's probes say why), and so is each limit's read.
 let probed = TargetQueueScheduler(name: "bench.current")
-for (place, scheduler, inAction) in [("main thread", Scheduler.main, false), ("in an action", probed, true)] {
+for (place, scheduler, inAction, suffix) in [("main thread", Scheduler.main, false, "main"), ("in an action", probed, true, "action")] {
     compare(
-        "Scheduler.current === s, \(place)", rounds: lightRounds, target: .ratio(2),
-        ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursCurrentIdentity(operations: calls, of: scheduler, inAction: inAction) },
+        "Scheduler.current === s, \(place)", rounds: lightRounds, target: .ratio(1.2),
+        ours: System("ours", operations: calls) { _ in ImmediateWorkload.probedCurrentIdentity(operations: calls, of: scheduler, inAction: inAction) },
         limitName: "pthread_getspecific",
-        limit: System("tls", operations: calls) { _ in ImmediateWorkload.pthreadGetspecific(operations: calls) })
-    compare(
-        "s.isCurrent, \(place)", rounds: lightRounds, target: .ratio(2),
-        ours: System("ours", operations: calls) { _ in ImmediateWorkload.oursIsCurrent(operations: calls, of: scheduler, inAction: inAction) },
-        limitName: "pthread_getspecific",
-        limit: System("tls", operations: calls) { _ in ImmediateWorkload.pthreadGetspecific(operations: calls) })
+        limit: System("tls", operations: calls) { _ in ImmediateWorkload.probedPthreadGetspecific(operations: calls) },
+        peers: [("s.isCurrent", System("isCurrent", operations: calls) { _ in ImmediateWorkload.probedIsCurrent(operations: calls, of: scheduler, inAction: inAction) })],
+        callgrind: [("ours", "current-identity-\(suffix)"), ("limit", "current-pthread-getspecific"), ("s.isCurrent", "is-current-\(suffix)")])
 }
 
-// 4. TestScheduler at seeded random virtual times vs a bare heap.
+// 4. TestScheduler at seeded random virtual times, against what a user would write with
+//    swift-collections' Heap (the reference) and a hand-written binary heap (the limit).
 for count in [10_000, 100_000, 1_000_000] {
     let times = VirtualTimeWorkload.times(count: count)
     let batches = max(1, 100_000 / count)
     let operations = count * batches
     compare(
         "TestScheduler \(count == million ? "1M" : "\(count / 1000)k")", unit: "ns/action",
-        rounds: count == million ? heavyRounds : lightRounds, target: .ratio(1.3),
+        rounds: count == million ? heavyRounds : lightRounds, target: .ratioTo("swift-collections Heap", 1.3),
         ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
-        limitName: "bare binary heap",
-        limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } })
+        limitName: "hand-written binary heap",
+        limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } },
+        peers: [("swift-collections Heap", System("collections", operations: operations) { _ in
+            for _ in 0..<batches { VirtualTimeWorkload.collectionsHeap(times: times) }
+        })],
+        callgrind: [("ours", "virtual-ours@\(count)"), ("limit", "virtual-heap@\(count)"),
+                    ("Heap", "virtual-collections-heap@\(count)")])
 }
 
 // 5. scheduleRecursive.
@@ -110,7 +153,8 @@ compare(
     "scheduleRecursive 1M, immediate", unit: "ns/iteration", rounds: lightRounds, target: .nanoseconds(5),
     ours: System("ours", operations: million) { _ in RecursionWorkload.oursImmediate(iterations: million) },
     limitName: "plain loop",
-    limit: System("loop", operations: million) { _ in RecursionWorkload.plainLoop(iterations: million) })
+    limit: System("loop", operations: million) { _ in RecursionWorkload.plainLoop(iterations: million) },
+    callgrind: [("ours", "recursion-immediate-ours"), ("limit", "recursion-immediate-loop")])
 let rssBefore = residentMemoryBytes()
 compare(
     "scheduleRecursive 1M, serial queue", unit: "ns/iteration", rounds: heavyRounds, target: .ratio(1.3),
@@ -123,10 +167,13 @@ compare(
         RecursionWorkload.rawQueue(iterations: million)
         memory.after["raw"] = residentMemoryBytes()
     },
-    peers: [("SwiftNIO", System("nio", operations: million) { _ in RecursionWorkload.nio(iterations: million) })])
+    peers: [("SwiftNIO", System("nio", operations: million) { _ in RecursionWorkload.nio(iterations: million) })],
+    callgrind: [("ours", "recursion-ours"), ("limit", "recursion-raw"), ("SwiftNIO", "recursion-nio")])
+if selected("scheduleRecursive 1M, serial queue") {
 rows[rows.count - 1].note = String(
     format: "resident memory %.1f MB before the rounds, %.1f MB after ours' last round, %.1f MB after raw's (flat: no growth per iteration).",
     Double(rssBefore) / 1e6, Double(memory.after["ours"] ?? 0) / 1e6, Double(memory.after["raw"] ?? 0) / 1e6)
+}
 
 // 6. CompoundDisposable.
 for count in [10_000, 100_000] {
@@ -147,6 +194,7 @@ for count in [10_000, 100_000] {
 
 // 7. Repeating timer: both run at once each round, so the rounds are not interleaved A B but
 //    simultaneous; p50, p99 and max of each round's 200 ticks.
+if selected("Timer") {
 print("… repeating timer (\(heavyRounds) rounds of 2 s)")
 var lateness: [(ours: TimerWorkload.Lateness, raw: TimerWorkload.Lateness)] = []
 _ = TimerWorkload.run(ticks: 20)
@@ -159,9 +207,11 @@ for (name, pick, target) in [
     let row = Row(
         workload: "Timer 10 ms ×200, leeway 0, lateness \(name)", unit: "µs",
         ours: Samples(values: lateness.map { Double(pick($0.ours)) / 1000 }), limitName: "raw DispatchSourceTimer",
-        limit: Samples(values: lateness.map { Double(pick($0.raw)) / 1000 }), openCombine: nil, target: target)
+        limit: Samples(values: lateness.map { Double(pick($0.raw)) / 1000 }), target: target)
     rows.append(row)
     print(String(format: "Timer lateness %@: ours %.1f µs, raw %.1f µs; ratio %.2f×", name, row.ours.median, row.limit.median, row.ratioMedian))
+}
+
 }
 
 // 8. Async debounce (issue 11): six values through async-algorithms' debounce per run, ours
@@ -200,8 +250,10 @@ compare(
         return Double(elapsed) / Double(runs) / 1_000
     })
 // The first entry of each is the warm-up round.
+if selected("Async debounce") {
 rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(wrongRuns.ours.dropFirst().reduce(0, +)), TestClock \(wrongRuns.testClock.dropFirst().reduce(0, +)) (TestClock in its recommended pattern: withMainSerialExecutor, await clock.advance(by:))."
 print(rows[rows.count - 1].note)
+}
 
 // 9. The view-model debounce test (issue 18): a @MainActor model's Task {} debouncing on an
 //    injected clock, per run. Ours in both shapes (synchronous on the main actor; asynchronous
@@ -271,7 +323,12 @@ rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(viewModelWrong.asy
 print(rows[rows.count - 1].note)
 
 let machine = "\(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_000_000_000) GB"
-let table = markdown(rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine)
+let table = markdown(
+    rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine,
+    instructionsSource: instructionCounts.isEmpty
+        ? "not counted (no instructions.md beside the table)"
+        : "callgrind, lowest of its rounds (Scripts/callgrind.sh, in Results/instructions.md), "
+            + "\"name@N\" rows counted over one round at that size, the others over 100,000 operations")
 print("")
 print(table)
 try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)

@@ -1,31 +1,47 @@
 import BenchmarkWorkloads
 import Foundation
+import Schedulers
 
-// Runs one workload once, for profilers: `workload NAME COUNT` prints the wall time per
-// operation. Scripts/callgrind.sh runs it under `valgrind --tool=callgrind` at two counts and
-// takes the difference, so start-up and the build of the process cancel out.
+// Runs one workload once, for profilers: `workload NAME COUNT` prepares its input (the virtual
+// times, say), runs it once inside `measuredRound` and prints the wall time per operation.
+// Scripts/callgrind.sh runs it under `valgrind --tool=callgrind`: at two counts, taking the
+// difference so start-up cancels out, or counting inside `measuredRound` alone.
 //
 //   swift build --package-path Benchmarks -c release --product workload
 
-let workloads: [String: (Int) -> Void] = [
-    "serial-ours": { SerialQueueWorkload.ours(actions: $0, producers: 1) },
-    "serial-raw": { SerialQueueWorkload.rawGCD(actions: $0, producers: 1) },
-    "serial-raw-context": { SerialQueueWorkload.rawGCDWithContext(actions: $0, producers: 1) },
-    "serial2-raw-context": { SerialQueueWorkload.rawGCDWithContext(actions: $0, producers: 2) },
-    "serial-opencombine": { SerialQueueWorkload.openCombine(actions: $0, producers: 1) },
-    "serial-nio": { SerialQueueWorkload.nio(actions: $0, producers: 1) },
-    "serial2-ours": { SerialQueueWorkload.ours(actions: $0, producers: 2) },
-    "serial2-raw": { SerialQueueWorkload.rawGCD(actions: $0, producers: 2) },
-    "serial2-opencombine": { SerialQueueWorkload.openCombine(actions: $0, producers: 2) },
-    "serial2-nio": { SerialQueueWorkload.nio(actions: $0, producers: 2) },
-    "recursion-ours": { RecursionWorkload.oursQueue(iterations: $0) },
-    "recursion-raw": { RecursionWorkload.rawQueue(iterations: $0) },
-    "recursion-nio": { RecursionWorkload.nio(iterations: $0) },
-    "recursion-immediate-ours": { RecursionWorkload.oursImmediate(iterations: $0) },
-    "recursion-immediate-loop": { RecursionWorkload.plainLoop(iterations: $0) },
-    "debounce-ours": { for _ in 0..<$0 { precondition(AsyncDebounceWorkload.ours()) } },
-    "virtual-ours": { VirtualTimeWorkload.ours(times: VirtualTimeWorkload.times(count: $0)) },
-    "virtual-heap": { VirtualTimeWorkload.bareHeap(times: VirtualTimeWorkload.times(count: $0)) },
+let probed = TargetQueueScheduler(name: "bench.current")
+let workloads: [String: (Int) -> () -> Void] = [
+    "serial-ours": { n in { SerialQueueWorkload.ours(actions: n, producers: 1) } },
+    "serial-raw": { n in { SerialQueueWorkload.rawGCD(actions: n, producers: 1) } },
+    "serial-raw-context": { n in { SerialQueueWorkload.rawGCDWithContext(actions: n, producers: 1) } },
+    "serial2-raw-context": { n in { SerialQueueWorkload.rawGCDWithContext(actions: n, producers: 2) } },
+    "serial-opencombine": { n in { SerialQueueWorkload.openCombine(actions: n, producers: 1) } },
+    "serial-nio": { n in { SerialQueueWorkload.nio(actions: n, producers: 1) } },
+    "serial2-ours": { n in { SerialQueueWorkload.ours(actions: n, producers: 2) } },
+    "serial2-raw": { n in { SerialQueueWorkload.rawGCD(actions: n, producers: 2) } },
+    "serial2-opencombine": { n in { SerialQueueWorkload.openCombine(actions: n, producers: 2) } },
+    "serial2-nio": { n in { SerialQueueWorkload.nio(actions: n, producers: 2) } },
+    "recursion-ours": { n in { RecursionWorkload.oursQueue(iterations: n) } },
+    "recursion-raw": { n in { RecursionWorkload.rawQueue(iterations: n) } },
+    "recursion-nio": { n in { RecursionWorkload.nio(iterations: n) } },
+    "recursion-immediate-ours": { n in { RecursionWorkload.oursImmediate(iterations: n) } },
+    "recursion-immediate-loop": { n in { RecursionWorkload.plainLoop(iterations: n) } },
+    "debounce-ours": { n in { for _ in 0..<n { precondition(AsyncDebounceWorkload.ours()) } } },
+    "immediate-schedule": { n in { ImmediateWorkload.oursSchedule(operations: n) } },
+    "direct-call": { n in { ImmediateWorkload.directCall(operations: n) } },
+    "current-read": { n in { ImmediateWorkload.probedCurrentRead(operations: n, on: Scheduler.immediate) } },
+    "thread-dictionary": { n in { ImmediateWorkload.threadDictionary(operations: n) } },
+    "current-identity-action": { n in { ImmediateWorkload.probedCurrentIdentity(operations: n, of: probed, inAction: true) } },
+    "current-identity-main": { n in { ImmediateWorkload.probedCurrentIdentity(operations: n, of: Scheduler.main, inAction: false) } },
+    "is-current-action": { n in { ImmediateWorkload.probedIsCurrent(operations: n, of: probed, inAction: true) } },
+    "is-current-main": { n in { ImmediateWorkload.probedIsCurrent(operations: n, of: Scheduler.main, inAction: false) } },
+    "current-pthread-getspecific": { n in { ImmediateWorkload.probedPthreadGetspecific(operations: n) } },
+    "virtual-ours": { n in let times = VirtualTimeWorkload.times(count: n); return { VirtualTimeWorkload.ours(times: times) } },
+    "virtual-heap": { n in let times = VirtualTimeWorkload.times(count: n); return { VirtualTimeWorkload.bareHeap(times: times) } },
+    "virtual-collections-heap": { n in
+        let times = VirtualTimeWorkload.times(count: n)
+        return { VirtualTimeWorkload.collectionsHeap(times: times) }
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,7 +49,15 @@ guard arguments.count == 2, let run = workloads[arguments[0]], let count = Int(a
     FileHandle.standardError.write(Data("usage: workload {\(workloads.keys.sorted().joined(separator: "|"))} COUNT\n".utf8))
     exit(2)
 }
+/// The measured part, by a name of its own: `callgrind.sh` counts only inside it for the
+/// `NAME@COUNT` rows (`--toggle-collect`), so the input's preparation is left out.
+@inline(never)
+func measuredRound(_ body: () -> Void) {
+    body()
+}
+
+let body = run(count)
 let start = DispatchTime.now().uptimeNanoseconds
-run(count)
+measuredRound(body)
 let elapsed = DispatchTime.now().uptimeNanoseconds - start
 print(String(format: "%@ %d: %.1f ns/op", arguments[0], count, Double(elapsed) / Double(count)))

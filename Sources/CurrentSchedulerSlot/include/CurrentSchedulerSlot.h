@@ -19,4 +19,8 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
     schedulers_current_slot = value;
 }
 
+// This header is the target's umbrella header (it is named after the target), so the target's
+// other thread-local slot comes in through it.
+#include "ImmediateRecursionSlot.h"
+
 #endif

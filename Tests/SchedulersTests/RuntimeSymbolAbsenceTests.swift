@@ -65,6 +65,37 @@ import Testing
         }
     }
 
+    /// `swift_task_getMainExecutor_hook` absent (a runtime before Swift 6.2): a capture on the
+    /// main actor says once that main-actor tasks cannot be captured, and still captures global
+    /// tasks; the main-actor task runs on the real main actor.
+    @Test(.timeLimit(.minutes(1)))
+    func withoutTheMainExecutorHookACaptureOnTheMainActorSaysSoAndCapturesGlobalTasks() async {
+        await #expect(processExitsWith: .success) {
+            hide("swift_task_getMainExecutor_hook")
+            precondition(!MainExecutorHook.isAvailable, "the hook was not hidden")
+            let collector = SchedulersWarning.Collector()
+            let ranOnMain = Locked(false)
+            let pending = await SchedulersWarning.$collector.withValue(collector) {
+                await MainActor.run {
+                    let scheduler = TestScheduler()
+                    return scheduler.withCapturedTasks { () -> Int in
+                        Task.detached {}
+                        Task { @MainActor in ranOnMain.withLock { $0 = true } }
+                        scheduler.withCapturedTasks {}
+                        let pending = scheduler.pendingCount
+                        scheduler.advance(by: 0)
+                        return pending
+                    }
+                }
+            }
+            precondition(pending == 1, "expected the detached task alone to be captured, got \(pending)")
+            precondition(collector.messages.count == 1, "expected one warning, got \(collector.messages)")
+            precondition(collector.messages[0].contains("swift_task_getMainExecutor_hook"), collector.messages[0])
+            await MainActor.run {}
+            precondition(ranOnMain.value, "the main-actor task did not run on the real main actor")
+        }
+    }
+
     /// The TSan annotations absent (a build without ThreadSanitizer, or hidden): `Lock` is a
     /// plain `Mutex`, still mutually exclusive. Under a real TSan, hiding them would make TSan
     /// report the `Mutex` itself (Platform notes, item 15), so contention is checked only where

@@ -31,18 +31,18 @@ enum DetachedSleepWarning {
             return true
         }
         guard isFirst else { return }
-        let message = """
-            Schedulers warning: a task called \(call()) on \(scheduler) while running outside it. \
+        Warning.emit(
+            """
+            a task called \(call()) on \(scheduler) while running outside it. \
             The wake-up waits for the scheduler, but the task then runs on another executor, \
             beside the thread that drives the scheduler, so its timing cannot be deterministic. \
             Start the task with Task(executorPreference: scheduler), or inside \
             scheduler.withCapturedTasks { … }. (Printed once per scheduler.)
-
-            """
-        FileHandle.standardError.write(Data(message.utf8))
+            """,
+            about: scheduler)
     }
 
-    /// How many warnings `scheduler` has printed (for tests).
+    /// How many warnings `scheduler` has issued, printed or captured (for tests).
     static func printCount(for scheduler: TestScheduler) -> Int {
         warned.withLock { entries in entries.first { $0.scheduler === scheduler }?.prints ?? 0 }
     }

@@ -53,7 +53,7 @@ import TestSupport
         #expect(runs.value == 1, "deinit after an early dispose runs nothing more")
     }
 
-    // Turn 2: a user-defined disposable need not be idempotent; the scoped one disposes it once
+    // A user-defined disposable need not be idempotent; the scoped one disposes it once
     // however often it is disposed, and not again at deinit.
     @Test func disposesANonIdempotentDisposableOnceAcrossDisposeCallsAndDeinit() {
         let spy = SpyDisposable()

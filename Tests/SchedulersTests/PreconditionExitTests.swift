@@ -84,7 +84,7 @@ import Testing
         expectMessage(result, names: ["step(_:)", "-3"])
     }
 
-    // Turn 2: non-finite virtual times. A NaN start date broke ordering (actions ran 2, 0, 1).
+    // Non-finite virtual times. A NaN start date broke ordering (actions ran 2, 0, 1).
     @Test func nanStartDateStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: .nan))

@@ -3,7 +3,7 @@ import Schedulers
 import Testing
 import TestSupport
 
-/// Turn 2: a subclass tells the package its notion of time by overriding `now`, and its
+/// A subclass tells the package its notion of time by overriding `now`, and its
 /// lifetime needs by overriding `storesPendingWork`; every default then follows.
 @Suite struct SubclassTimeTests {
     let start = Date(timeIntervalSinceReferenceDate: 1_000)

@@ -2,7 +2,7 @@ import Foundation
 import Schedulers
 import Testing
 
-/// Turn 2: infinite targets are valid and run everything pending, but `now` never becomes
+/// Infinite targets are valid and run everything pending, but `now` never becomes
 /// infinite; `.distantFuture` is an ordinary finite date. (NaN is bad input: PreconditionExitTests.)
 @Suite struct TestSchedulerInfiniteTimeTests {
     let start = Date(timeIntervalSinceReferenceDate: 0)

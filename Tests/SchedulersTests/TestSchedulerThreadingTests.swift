@@ -39,7 +39,7 @@ import TestSupport
         #expect(seen.value == [true, true, true])
     }
 
-    /// Turn 2: a TestScheduler is serial like every scheduler here, even when two threads drive
+    /// A TestScheduler is serial like every scheduler here, even when two threads drive
     /// it at once: the second driver waits, so no two actions ever overlap. Before, both drivers
     /// popped and ran actions concurrently.
     @Test func twoThreadsDrivingAtOnceNeverRunTwoActionsConcurrently() async {

@@ -3,7 +3,7 @@ import Schedulers
 import Testing
 
 // The code of the "Testing with virtual time" article (TestingWithVirtualTime.md). The examples
-// that use `TestScheduler.withCapturedTasks(_:)` are in Turn2Examples.swift.
+// that use `TestScheduler.withCapturedTasks(_:)` are in CapturedTasksExamples.swift.
 
 /// The code under test: calls `onTimeout` after `seconds` on `scheduler`, unless the returned
 /// disposable is disposed first. It takes any `Scheduler`, so production passes a queue

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `Scheduler.timer(every:leeway:)`, a `Scheduler.TimerSequence` whose iterator owns the timer.
-@Suite struct AsyncTimerTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct AsyncTimerTests {
     @Test func onATestSchedulerItYieldsTheVirtualNowOfEachTick() {
         let scheduler = TestScheduler()
         let dates = Locked<[Date]>([])

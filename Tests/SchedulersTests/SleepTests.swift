@@ -1,9 +1,10 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `Scheduler.sleep(for:)` and `sleep(until:)`.
-@Suite(.timeLimit(.minutes(1))) struct SleepTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct SleepTests {
     @Test func sleepForIsVirtualOnATestScheduler() {
         let scheduler = TestScheduler()
         let wokeAt = Locked<Date?>(nil)

@@ -1,11 +1,12 @@
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// `Warning`, the one place the package prints warnings through: an uncaptured warning is a
 /// "Schedulers warning: " line on stderr; a capture collects the warnings about its subject from
 /// any thread, and those of its own task tree, and nothing else.
-@Suite(.timeLimit(.minutes(1))) struct WarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct WarningTests {
     @Test func anUncapturedWarningIsOneLineOnStandardError() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             Warning.emit("something to know.")

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 // The code of the "Testing with virtual time" article (TestingWithVirtualTime.md). The examples
 // that use `TestScheduler.withCapturedTasks(_:)` are in CapturedTasksExamples.swift.
@@ -15,7 +16,7 @@ func startTimeout(
     scheduler.schedule(afterDelay: seconds, onTimeout)
 }
 
-@Suite struct VirtualTimeExamples {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct VirtualTimeExamples {
     /// Synchronous code: a timeout, exactly on time, in microseconds of real time.
     @Test func timesOutAfterTenSecondsOfVirtualTime() {
         let scheduler = TestScheduler()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The inner disposable may act on its serial disposable from inside its own action: the serial
 /// one disposes it outside its lock (a re-entrant `Mutex` would trap).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SerialDisposableReentrancyTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SerialDisposableReentrancyTests {
     @Test func theInnerDisposableMayDisposeTheSerialOne() {
         let serial = SerialDisposable()
         let runs = Counter()

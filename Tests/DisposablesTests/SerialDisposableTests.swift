@@ -4,7 +4,7 @@ import TestSupport
 
 /// RACSerialDisposableSpec and ReactiveSwift's SerialDisposable spec, against `SerialDisposable`
 /// with RAC's semantics: replacing the inner disposable does NOT dispose the old one.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SerialDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SerialDisposableTests {
     // RAC: "should initialize with -init".
     @Test func initialisesEmpty() {
         let serial = SerialDisposable()

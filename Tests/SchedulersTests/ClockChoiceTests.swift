@@ -7,7 +7,7 @@ import TestSupport
 /// `Scheduler.now`'s documentation). A wall-clock deadline and a monotonic one fire at the same
 /// moment unless the system clock changes, which a test cannot do, so these read what was armed
 /// through the debug-only `ClockProbe`.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ClockChoiceTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ClockChoiceTests {
     /// The clocks armed by `body`, which must arm synchronously.
     private func armed(_ body: () -> Void) -> [ClockProbe.Clock] {
         let probe = ClockProbe()

@@ -7,7 +7,7 @@ import TestSupport
 /// A queue scheduler hands Dispatch its `ScheduledAction` as a C function's context
 /// (Internal/FunctionSubmission.swift), not as a block; these check that the direct path is the
 /// one in use on this platform, and that it keeps every promise `async` kept.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct FunctionSubmissionTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct FunctionSubmissionTests {
     #if os(Linux)
     /// If a new toolchain's Dispatch overlay keeps its C queue somewhere else, submission falls
     /// back to `async`: correct, but ~600 instructions slower per action. This is what notices.
@@ -88,7 +88,7 @@ private final class Capture: Sendable {}
 /// Dispatch drops work due "never" (`DISPATCH_TIME_FOREVER`) without calling it, so a reference
 /// handed to it with such a deadline would never come back: the action, its captures and its
 /// scheduler would leak. (Found in review: these failed before the guard in `asyncAfter`.)
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct FunctionSubmissionNeverDueTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct FunctionSubmissionNeverDueTests {
     @Test func anActionDueNeverLeaksNothingWhenTheCallerDropsIt() {
         for schedule in Self.neverDue {
             var scheduler: TargetQueueScheduler? = TargetQueueScheduler(name: "never.dropped")

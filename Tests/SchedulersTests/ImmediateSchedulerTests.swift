@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// RACSchedulerSpec "+immediateScheduler" and ReactiveSwift's ImmediateScheduler spec.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ImmediateSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ImmediateSchedulerTests {
     @Test func sharedInstanceIsAnImmediateScheduler() {
         #expect(Scheduler.immediate is ImmediateScheduler)
         #expect(Scheduler.immediate === Scheduler.immediate)

@@ -7,7 +7,7 @@ import TestSupport
 /// and with an asynchronous one (a background TargetQueueScheduler here; the same cases on
 /// `Scheduler.main` are XCTests in MainSchedulerTests), plus depth, multiple calls per run,
 /// disposal and stack growth.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct RecursiveSchedulingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RecursiveSchedulingTests {
     // MARK: With a synchronous scheduler (RAC)
 
     @Test func synchronousBehavesLikeANormalBlockWhenItDoesNotRecurse() {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// A `done()` that arrives after the wait timed out must not leave anything behind on
 /// the waiting thread's run loop, which may never run again.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct RunLoopWaiterLifetimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RunLoopWaiterLifetimeTests {
     @Test func aSignalAfterTheTimeoutLeavesNothingOnTheWaitingThread() {
         let weak = Locked<Weak<RunLoopWaiter>?>(nil)
         let signal = Locked<(@Sendable () -> Void)?>(nil)

@@ -25,7 +25,7 @@ final class TestExampleScheduler: QueueScheduler, @unchecked Sendable {
 }
 
 /// RACSchedulerSpec "subclassing", plus what a subclass inherits from the base class.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SubclassingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SubclassingTests {
     private let scheduler = TestExampleScheduler(queue: .global())
 
     /// RAC: "should invoke blocks scheduled with -schedule:".

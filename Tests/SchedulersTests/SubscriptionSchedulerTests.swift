@@ -6,7 +6,7 @@ import XCTest
 
 /// SubscriptionScheduler (RACSubscriptionScheduler): inline when a scheduler is current, else on
 /// its background scheduler; delayed and repeating work goes to `current ?? background`.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SubscriptionSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SubscriptionSchedulerTests {
     let subscription = Scheduler.subscription
 
     @Test func theSharedInstanceIsASubscriptionScheduler() {

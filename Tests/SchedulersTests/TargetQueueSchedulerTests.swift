@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// RACTargetQueueSchedulerSpec, the priority initialisers, and seriality over concurrent targets.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TargetQueueSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TargetQueueSchedulerTests {
     /// RAC: "should have a valid current scheduler".
     @Test func hasAValidCurrentScheduler() {
         let queue = DispatchQueue(label: "test-queue")

@@ -6,7 +6,7 @@ import TestSupport
 /// TestScheduler's stepping and time: every case of ReactiveObjC's RACTestSchedulerSpec, the
 /// TestScheduler cases of ReactiveSwift's SchedulerSpec and RxSwift's VirtualScheduler /
 /// HistoricalScheduler tests, mapped to our contract, then the contract's own sentences.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerTests {
     let start = Date(timeIntervalSinceReferenceDate: 0)
 
     private func at(_ seconds: TimeInterval) -> Date {

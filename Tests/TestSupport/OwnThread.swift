@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Runs each test of a suite (each case of a parameterized test) on a thread of its own, not on
-/// the cooperative pool: `@Suite(.ownThread, .timeLimit(.minutes(1)))`.
+/// the cooperative pool, and at most two such suites at once:
+/// `@Suite(.ownThread, .timeLimit(.minutes(1)))`.
 ///
 /// Swift Testing calls every test body, synchronous ones included, from a task on the cooperative
 /// pool, which has one thread per core (two on the CI machine). A test that blocks its thread (a
@@ -14,22 +15,68 @@ import Testing
 /// for the tasks tests start. `Task {}` and `Task.detached` do not inherit the preference, so
 /// the work a test waits for still runs on the pool.
 ///
+/// With every test on a thread of its own, nothing bounds how many run at once: under
+/// ThreadSanitizer on 2 busy cores, all 470 tests at once took over a minute each. So at most
+/// two suites run at a time (their tests in parallel). The bound is on suites, not tests,
+/// because a test's `.timeLimit` counts from before its scope, while a suite's scope is outside
+/// its tests' limits: waiting for a turn never counts against a test.
+///
 /// Blocking is still wrong in `async` code a test starts (`Task {}`): that runs on the pool.
 /// ``isOnATestsOwnThread`` lets waiting helpers check where they are.
 public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
-        // The body runs per case; a suite or a test as a whole needs no thread.
-        testCase == nil ? nil : self
+        // A suite waits for its turn; each case (the body) gets a thread. A test function as a
+        // whole needs neither.
+        test.isSuite || testCase != nil ? self : nil
     }
 
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        if testCase == nil {
+            await SuiteTurns.shared.enter()
+            do {
+                try await function()
+            } catch {
+                await SuiteTurns.shared.leave()
+                throw error
+            }
+            await SuiteTurns.shared.leave()
+            return
+        }
         let executor = ThreadExecutor(name: "test: \(test.name)")
         defer { executor.finish() }
         try await withTaskExecutorPreference(executor) { try await function() }
+    }
+}
+
+/// Lets at most `width` suites run at once; the others wait (suspended, not blocking), in order.
+actor SuiteTurns {
+    static let shared = SuiteTurns(width: 2)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(width: Int) {
+        free = width
+    }
+
+    func enter() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()  // the slot passes straight to the next suite
+        }
     }
 }
 

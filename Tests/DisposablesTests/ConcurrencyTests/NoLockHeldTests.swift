@@ -7,7 +7,7 @@ import TestSupport
 /// action, another thread can still use the disposable that is disposing it. Were the lock held
 /// around the action, the helper thread would block and these tests would time out (the
 /// generous timeouts bound a failure; they are not timing assertions).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct NoLockHeldTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct NoLockHeldTests {
     @Test func aCompoundIsUsableFromAnotherThreadWhileAChildsActionRuns() {
         let parent = CompoundDisposable()
         let late = ActionDisposable()

@@ -6,7 +6,7 @@ import TestSupport
 // The "Testing with virtual time" article's examples of captured tasks
 // (TestingWithVirtualTime.md): `TestScheduler.withCapturedTasks(_:)`.
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct CapturedTasksExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CapturedTasksExamples {
     /// A plain `Task {}` started inside `withCapturedTasks` runs only when the scheduler is
     /// driven, on the driving thread, so a sleep on its clock is exact.
     @Test func capturedPlainTasksRunInVirtualTime() {

@@ -8,7 +8,7 @@ import TestSupport
 // `Scheduler.mainInline` need the main thread's run loop, so their claims are proven by the
 // XCTest cases `MainSchedulerTests` and `MainInlineSchedulerTests`.
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ChoosingASchedulerExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ChoosingASchedulerExamples {
     /// Immediate: inline, on the calling thread, before `schedule` returns; `current` unchanged.
     @Test func immediateRunsInlineOnTheCallingThread() {
         let caller = Thread.current

@@ -48,7 +48,7 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SchedulerTimeExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SchedulerTimeExamples {
     /// With `now` overridden, `schedule(afterDelay:)` and the repeating `Duration` form (both
     /// inherited) count from the base's virtual time, not from the wall clock.
     @Test func inheritedDefaultsCountFromNow() {

@@ -16,7 +16,7 @@ func startTimeout(
     scheduler.schedule(afterDelay: seconds, onTimeout)
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct VirtualTimeExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct VirtualTimeExamples {
     /// Synchronous code: a timeout, exactly on time, in microseconds of real time.
     @Test func timesOutAfterTenSecondsOfVirtualTime() {
         let scheduler = TestScheduler()

@@ -61,7 +61,7 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct WritingYourOwnSchedulerExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WritingYourOwnSchedulerExamples {
     @Test func runsOnItsBaseAsTheCurrentScheduler() {
         let test = TestScheduler()
         let counting = CountingScheduler(base: test, name: "counting")

@@ -145,14 +145,13 @@ extension TestScheduler {
                     + "tasks with Task(executorPreference: scheduler) instead")
         }
         if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
-            SchedulersWarning.print("""
-                Schedulers warning: this Swift runtime does not export \
+            Warning.emit("""
+                this Swift runtime does not export \
                 swift_task_getMainExecutor_hook (it arrived with Swift 6.2), so TestScheduler.\(method) \
                 cannot capture main-actor tasks: their jobs run on the real main actor, outside virtual \
                 time. Capture global tasks only, or test on a Swift 6.2 or later runtime. \
                 (Printed once per scheduler.)
-
-                """)
+                """, about: self)
         }
         startCapturing()
         driver.holdsCaptureHooks.store(true, ordering: .relaxed)

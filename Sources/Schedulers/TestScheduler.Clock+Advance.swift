@@ -70,12 +70,11 @@ extension TestScheduler {
             if pending == 0 { return }
             if pending == repeating {
                 if core.warnOnce(.runStoppedAtRepeatingActions) {
-                    SchedulersWarning.print("""
-                        Schedulers warning: TestScheduler.Clock.run() stopped with \(repeating) live \
+                    Warning.emit("""
+                        TestScheduler.Clock.run() stopped with \(repeating) live \
                         repeating action(s) pending on \(self): running until nothing is pending would \
                         never end. Dispose them first, or use advance(by:). (Printed once per scheduler.)
-
-                        """)
+                        """, about: self)
                 }
                 return
             }

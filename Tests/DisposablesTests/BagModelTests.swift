@@ -4,7 +4,7 @@ import TestSupport
 
 /// Random interleavings of insert, remove (live, stale and foreign tokens) and removeAll, checked
 /// step by step against a plain array of (token, value) pairs.
-@Suite struct BagModelTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct BagModelTests {
     @Test(arguments: [1, 2, 3, 0xDEAD_BEEF, 0x5EED_0F_BA6] as [UInt64])
     func behavesLikeAnArrayOfTokenValuePairs(seed: UInt64) {
         var random = SeededRandom(seed: seed)

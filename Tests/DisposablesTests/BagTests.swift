@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// ReactiveSwift's BagSpec, RxSwift's BagTest and the contract's `Bag` sentences.
-@Suite struct BagTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct BagTests {
     // ReactiveSwift: "should insert values".
     @Test func insertsValues() {
         var bag = Bag<String>()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// What a compound disposable retains, and when it lets go ("released at disposal" means released
 /// before `dispose()` returns).
-@Suite struct CompoundDisposableMemoryTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CompoundDisposableMemoryTests {
     @Test func releasesItsChildrenAtDisposal() {
         let compound = CompoundDisposable()
         var weakChildren: [Weak<ActionDisposable>] = []

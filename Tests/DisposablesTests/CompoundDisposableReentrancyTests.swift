@@ -1,9 +1,10 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// A child may dispose, add to or remove from its parent from inside its own action: the parent
 /// disposes its children outside its lock (a re-entrant `Mutex` would trap).
-@Suite struct CompoundDisposableReentrancyTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CompoundDisposableReentrancyTests {
     @Test func aChildMayDisposeItsParentFromItsAction() {
         let parent = CompoundDisposable()
         let runs = Counter()

@@ -4,7 +4,7 @@ import TestSupport
 
 /// RACCompoundDisposableSpec, ReactiveSwift's CompositeDisposable spec and RxSwift's
 /// CompositeDisposable tests, against `CompoundDisposable` and its contract.
-@Suite struct CompoundDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CompoundDisposableTests {
     // RAC: "should dispose of all its contained disposables".
     @Test func disposesAllItsContainedDisposables() {
         let d1 = ActionDisposable()

@@ -2,9 +2,10 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// Disposables hammered from several threads at once: nothing is lost, nothing is disposed twice.
-@Suite struct DisposableContentionTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DisposableContentionTests {
     /// Counts how many times each of `count` children was disposed.
     final class DisposalCounts: Sendable {
         private let counts: Lock<[Int]>
@@ -27,7 +28,7 @@ import Testing
     /// complete before the compound disposable was disposed.
     @Test func compoundDisposableAddRemoveDisposeRace() {
         let threads = 4
-        let perThread = 25_000
+        let perThread = stressCount(25_000)
         let rounds = 4
         for round in 0..<rounds {
             let compound = CompoundDisposable()
@@ -80,7 +81,7 @@ import Testing
     /// when the second swap returned nil (the dispose came between the two swaps), else it is
     /// handed back undisposed.
     @Test func serialDisposableSwapVersusDispose() {
-        let chunk = 1_000
+        let chunk = stressCount(1_000)
         let chunks = 100
         var outcomes = [0, 0]  // [first handed back, first disposed]
         for _ in 0..<chunks {
@@ -130,6 +131,7 @@ import Testing
 /// which may run iterations one after another on a single worker, so a spin on another iteration
 /// would never end) and returns when all are done.
 private func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    expectMayBlock("runOnThreads")
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()

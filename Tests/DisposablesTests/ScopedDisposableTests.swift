@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// RACDisposableSpec's scoped case, ReactiveSwift's ScopedDisposable spec and `asScoped()`.
-@Suite struct ScopedDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct ScopedDisposableTests {
     // RAC: "should create a scoped disposable".
     @Test func disposesUponDeinit() {
         let runs = Counter()
@@ -53,7 +53,7 @@ import TestSupport
         #expect(runs.value == 1, "deinit after an early dispose runs nothing more")
     }
 
-    // Turn 2: a user-defined disposable need not be idempotent; the scoped one disposes it once
+    // A user-defined disposable need not be idempotent; the scoped one disposes it once
     // however often it is disposed, and not again at deinit.
     @Test func disposesANonIdempotentDisposableOnceAcrossDisposeCallsAndDeinit() {
         let spy = SpyDisposable()

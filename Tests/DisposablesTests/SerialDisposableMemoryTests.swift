@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// What a serial disposable retains, and when it lets go.
-@Suite struct SerialDisposableMemoryTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SerialDisposableMemoryTests {
     // RAC: "should release the inner disposable upon deallocation".
     @Test func releasesTheInnerDisposableUponDeinit() {
         let weakInner: Weak<ActionDisposable>

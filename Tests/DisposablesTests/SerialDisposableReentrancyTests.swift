@@ -1,9 +1,10 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// The inner disposable may act on its serial disposable from inside its own action: the serial
 /// one disposes it outside its lock (a re-entrant `Mutex` would trap).
-@Suite struct SerialDisposableReentrancyTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SerialDisposableReentrancyTests {
     @Test func theInnerDisposableMayDisposeTheSerialOne() {
         let serial = SerialDisposable()
         let runs = Counter()

@@ -1,9 +1,10 @@
 import Disposables
 import Testing
+import TestSupport
 
 /// RACSerialDisposableSpec and ReactiveSwift's SerialDisposable spec, against `SerialDisposable`
 /// with RAC's semantics: replacing the inner disposable does NOT dispose the old one.
-@Suite struct SerialDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SerialDisposableTests {
     // RAC: "should initialize with -init".
     @Test func initialisesEmpty() {
         let serial = SerialDisposable()

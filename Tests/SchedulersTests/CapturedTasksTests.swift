@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 #if canImport(Darwin)
 import Darwin
@@ -12,7 +13,7 @@ import Glibc
 /// work the scheduler runs) live in virtual time, and nothing else does.
 ///
 /// Serialized: one test installs a hook of its own over the runtime's global-enqueue hook.
-@Suite(.serialized) struct CapturedTasksTests {
+@Suite(.ownThread, .timeLimit(.minutes(5)), .serialized) struct CapturedTasksTests {
     private static func date(_ seconds: TimeInterval) -> Date {
         Date(timeIntervalSinceReferenceDate: seconds)
     }

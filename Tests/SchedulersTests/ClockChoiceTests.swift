@@ -1,12 +1,13 @@
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// Which clock each of the package's GCD schedulers arms its deadlines on (the table in
 /// `Scheduler.now`'s documentation). A wall-clock deadline and a monotonic one fire at the same
 /// moment unless the system clock changes, which a test cannot do, so these read what was armed
 /// through the debug-only `ClockProbe`.
-@Suite struct ClockChoiceTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ClockChoiceTests {
     /// The clocks armed by `body`, which must arm synchronously.
     private func armed(_ body: () -> Void) -> [ClockProbe.Clock] {
         let probe = ClockProbe()

@@ -1,11 +1,12 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `Scheduler.current` off the main thread: thread-local, set only while a scheduler's action
 /// runs, restored after each action, untouched by the immediate scheduler. (The main-thread
 /// cases, where it is `Scheduler.main`, are XCTests in MainSchedulerTests.swift.)
-@Suite struct CurrentSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CurrentSchedulerTests {
     @Test func isNilOnABackgroundThreadOutsideActions() {
         #expect(!Thread.isMainThread)
         #expect(Scheduler.current == nil)

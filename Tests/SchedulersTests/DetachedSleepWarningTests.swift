@@ -1,10 +1,12 @@
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// A task sleeping on a TestScheduler while its jobs run elsewhere gets one warning per
-/// scheduler (counted through an internal seam); tasks that run on the scheduler get none.
-@Suite struct DetachedSleepWarningTests {
+/// scheduler (counted through an internal seam, and captured, so the run prints none); tasks
+/// that run on the scheduler get none.
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct DetachedSleepWarningTests {
     /// Runs `body` in a plain task (on the cooperative pool), cancelled so that its sleep ends
     /// at once instead of waiting for a scheduler nobody drives.
     private func onThePool(_ body: @escaping @Sendable () async throws -> Void) async {
@@ -16,21 +18,34 @@ import Testing
     @Test func sleepingOutsideTheSchedulerWarnsOncePerScheduler() async {
         let scheduler = TestScheduler()
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
-        await onThePool { try await scheduler.sleep(for: .seconds(1)) }
-        #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
-        await onThePool { try await Task.sleep(for: .seconds(1), clock: scheduler.clock) }
-        await onThePool { try await scheduler.sleep(until: Date(timeIntervalSinceReferenceDate: 1)) }
-        await onThePool {
-            var iterator = scheduler.timer(every: .seconds(1)).makeAsyncIterator()
-            _ = await iterator.next()
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            await onThePool { try await scheduler.sleep(for: .seconds(1)) }
+            #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
+            await onThePool { try await Task.sleep(for: .seconds(1), clock: scheduler.clock) }
+            await onThePool { try await scheduler.sleep(until: Date(timeIntervalSinceReferenceDate: 1)) }
+            await onThePool {
+                var iterator = scheduler.timer(every: .seconds(1)).makeAsyncIterator()
+                _ = await iterator.next()
+            }
         }
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
+        #expect(warnings.count == 1)
+        let message = warnings.first ?? ""
+        #expect(message.hasPrefix("Schedulers warning: a task called sleep(for:) on \(scheduler) while running outside it."))
+        #expect(message.contains("its timing cannot be deterministic"))
+        #expect(message.contains("Task(executorPreference: scheduler)"))
+        #expect(message.contains("scheduler.withCapturedTasks"))
 
         let other = TestScheduler()
-        await onThePool {
-            for await _ in other.timer(every: .seconds(1)) {}
+        let (_, otherWarnings) = await Warning.capture(about: other) {
+            await onThePool {
+                for await _ in other.timer(every: .seconds(1)) {}
+            }
         }
         #expect(DetachedSleepWarning.printCount(for: other) == 1)
+        #expect(otherWarnings.count == 1)
+        #expect(otherWarnings.first?.hasPrefix(
+            "Schedulers warning: a task called timer(every:leeway:)'s next() on \(other) while running outside it.") == true)
     }
 
     @Test func tasksRunningOnTheSchedulerDoNotWarn() {

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `schedule(after: Duration)` and `schedule(after: Duration, repeatingEvery:leeway:)`.
-@Suite struct DurationSchedulingTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct DurationSchedulingTests {
     // MARK: On a queue (the monotonic clock)
 
     @Test(.timeLimit(.minutes(1)))

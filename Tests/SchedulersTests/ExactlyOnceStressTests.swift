@@ -12,9 +12,9 @@ import TestSupport
 /// thread disposes before it unplugs the queue had certainly not started, and must never run.
 /// After it unplugs, disposals race with running actions, and only the accounting is checked:
 /// ran + disposed-before-start == scheduled.
-@Suite(.serialized) struct ExactlyOnceStressTests {
+@Suite(.ownThread, .timeLimit(.minutes(5)), .serialized) struct ExactlyOnceStressTests {
     static let threads = 8
-    static let perThread = 50_000
+    static let perThread = stressCount(50_000)
 
     @Test func scheduleOnQueueScheduler() throws {
         let scheduler = QueueScheduler(name: "stress.serial", queue: DispatchQueue(label: "stress.serial"))

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Extreme but valid input never traps, overflows or hangs: the oldest and farthest dates, delays
 /// of 1e300 s and infinity, repeating intervals of 1 ns and 10 years, a million pending actions.
-@Suite struct ExtremeInputTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ExtremeInputTests {
     static let year: TimeInterval = 365 * 86_400
 
     static func queueSchedulers() -> [QueueScheduler] {
@@ -155,7 +155,7 @@ import TestSupport
     /// A million pending actions on one TestScheduler: they all run, in due order, FIFO among
     /// equal dates; disposing half of them first skips exactly those.
     @Test func millionPendingActions() {
-        let count = 1_000_000
+        let count = stressCount(1_000_000)
         let scheduler = TestScheduler()
         var random = SeededRandom(seed: 0x1E6)
         let log = Locked<(ran: Int, lastTime: Date, lastIndexAtTime: Int, outOfOrder: Int, disposedRan: Int)>(

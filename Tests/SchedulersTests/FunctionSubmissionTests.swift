@@ -2,12 +2,13 @@ import Dispatch
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// A queue scheduler hands Dispatch its `ScheduledAction` as a C function's context
 /// (Internal/FunctionSubmission.swift), not as a block, on Linux; these check that the direct
 /// path is the one in use exactly where it should be, and that both paths keep every promise
 /// (CI runs this file, and the whole suite, in a `SCHEDULERS_PORTABLE` build too).
-@Suite struct FunctionSubmissionTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct FunctionSubmissionTests {
     /// Whether this build should submit directly: on Linux unless built with
     /// `SCHEDULERS_PORTABLE` (which makes Linux take the `async` path Apple platforms take).
     static let directSubmissionExpected: Bool = {
@@ -112,7 +113,7 @@ private final class Capture: Sendable {}
 /// Dispatch drops work due "never" (`DISPATCH_TIME_FOREVER`) without calling it, so a reference
 /// handed to it with such a deadline would never come back: the action, its captures and its
 /// scheduler would leak. (Found in review: these failed before the guard in `asyncAfter`.)
-@Suite struct FunctionSubmissionNeverDueTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct FunctionSubmissionNeverDueTests {
     @Test func anActionDueNeverLeaksNothingWhenTheCallerDropsIt() {
         for schedule in Self.neverDue {
             var scheduler: TargetQueueScheduler? = TargetQueueScheduler(name: "never.dropped")

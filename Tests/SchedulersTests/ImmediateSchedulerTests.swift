@@ -1,9 +1,10 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// RACSchedulerSpec "+immediateScheduler" and ReactiveSwift's ImmediateScheduler spec.
-@Suite struct ImmediateSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ImmediateSchedulerTests {
     @Test func sharedInstanceIsAnImmediateScheduler() {
         #expect(Scheduler.immediate is ImmediateScheduler)
         #expect(Scheduler.immediate === Scheduler.immediate)

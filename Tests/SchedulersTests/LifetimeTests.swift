@@ -5,7 +5,7 @@ import TestSupport
 
 /// Weak references that must become nil: every scheduled closure, and everything it captured, is
 /// released once it has run or been disposed, and pending work never keeps a TestScheduler alive.
-@Suite struct LifetimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct LifetimeTests {
     static func queueSchedulers() -> [QueueScheduler] {
         [
             QueueScheduler(name: "lifetime.serial", queue: DispatchQueue(label: "lifetime.serial")),

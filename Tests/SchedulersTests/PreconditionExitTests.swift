@@ -1,11 +1,12 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// Every programming error the contract lists ("Bad input" in API.md) stops the process with a
 /// precondition failure whose message names the method and the bad value. Each case runs in a
 /// child process (a Swift Testing exit test), whose standard error is checked.
-@Suite struct PreconditionExitTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct PreconditionExitTests {
     static let repeatMethod = "schedule(after:repeatingEvery:withLeeway:_:)"
 
     /// A bad interval or leeway and how the message prints it. Exit tests hand captured values
@@ -84,7 +85,7 @@ import Testing
         expectMessage(result, names: ["step(_:)", "-3"])
     }
 
-    // Turn 2: non-finite virtual times. A NaN start date broke ordering (actions ran 2, 0, 1).
+    // Non-finite virtual times. A NaN start date broke ordering (actions ran 2, 0, 1).
     @Test func nanStartDateStops() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: .nan))

@@ -2,9 +2,10 @@ import Foundation
 import Schedulers
 import Synchronization
 import Testing
+import TestSupport
 
 /// `QueueScheduler` as a `SerialExecutor` (actors) and a `TaskExecutor` (task preference).
-@Suite struct QueueSchedulerExecutorTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct QueueSchedulerExecutorTests {
     @Test(.timeLimit(.minutes(1)))
     func anActorOnATargetQueueSchedulerIsSerialised() async {
         let scheduler = TargetQueueScheduler(name: "actor.queue")

@@ -5,7 +5,7 @@ import TestSupport
 
 /// RACSchedulerSpec "+scheduler" (one-shot cases; the recurring ones are in
 /// RepeatingTimerTests) and ReactiveSwift's QueueScheduler spec, plus the disposal contract.
-@Suite struct QueueSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct QueueSchedulerTests {
     private static func futureDate() -> Date { Date(timeIntervalSinceNow: 0.01) }
 
     /// ReactiveSwift: "should run enqueued actions on a global queue".

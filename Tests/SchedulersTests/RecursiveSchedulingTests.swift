@@ -7,7 +7,7 @@ import TestSupport
 /// and with an asynchronous one (a background TargetQueueScheduler here; the same cases on
 /// `Scheduler.main` are XCTests in MainSchedulerTests), plus depth, multiple calls per run,
 /// disposal and stack growth.
-@Suite struct RecursiveSchedulingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RecursiveSchedulingTests {
     // MARK: With a synchronous scheduler (RAC)
 
     @Test func synchronousBehavesLikeANormalBlockWhenItDoesNotRecurse() {
@@ -34,7 +34,7 @@ import TestSupport
 
     /// RAC unrolled 100,000; a million here, with the stack flat throughout.
     @Test func synchronousUnrollsAMillionSelfReschedules() {
-        let depth = 1_000_000
+        let depth = stressCount(1_000_000)
         let probe = StackProbe()
         let count = Locked(0)
         Scheduler.immediate.scheduleRecursive { reschedule in
@@ -197,7 +197,7 @@ import TestSupport
     @Test(.timeLimit(.minutes(1)))
     func aMillionSelfReschedulesOnATargetQueueScheduler() {
         let scheduler = TargetQueueScheduler(name: "recursive.million")
-        let depth = 1_000_000
+        let depth = stressCount(1_000_000)
         let count = Locked(0)
         let done = DispatchSemaphore(value: 0)
         scheduler.scheduleRecursive { reschedule in

@@ -6,7 +6,7 @@ import TestSupport
 /// Many 1 ms repeating timers disposed while they tick. From the timer's own queue (inside a
 /// tick, or from another action on the same serial queue) no tick runs after `dispose()`
 /// returns. From another thread, at most the one tick already running completes.
-@Suite(.serialized) struct RepeatingTimerStressTests {
+@Suite(.ownThread, .timeLimit(.minutes(5)), .serialized) struct RepeatingTimerStressTests {
     static let timers = 200
 
     struct TimerLog {

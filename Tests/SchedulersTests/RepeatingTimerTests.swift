@@ -7,7 +7,7 @@ import TestSupport
 /// blocks", ReactiveSwift's repeating QueueScheduler cases, and the lifetime contract (runs
 /// until disposed, retained or not; no tick after a disposal made on the timer's own queue).
 /// The main-queue case is in MainSchedulerTests.
-@Suite struct RepeatingTimerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RepeatingTimerTests {
     /// RAC: "should schedule recurring blocks".
     @Test func schedulesRecurringBlocks() {
         let scheduler = TargetQueueScheduler()

@@ -3,9 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Turn 2: a `done()` that arrives after the wait timed out must not leave anything behind on
+/// A `done()` that arrives after the wait timed out must not leave anything behind on
 /// the waiting thread's run loop, which may never run again.
-@Suite struct RunLoopWaiterLifetimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RunLoopWaiterLifetimeTests {
     @Test func aSignalAfterTheTimeoutLeavesNothingOnTheWaitingThread() {
         let weak = Locked<Weak<RunLoopWaiter>?>(nil)
         let signal = Locked<(@Sendable () -> Void)?>(nil)

@@ -4,13 +4,14 @@ import Dispatch
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// Every symbol the package looks up at run time goes through `RuntimeSymbol.address(of:)`;
 /// each is made absent here on purpose (listed in `SCHEDULERS_HIDE_RUNTIME_SYMBOLS`, set inside a
 /// child process before the first lookup), to check that its absence gives a clear message or
 /// the documented fallback, never a crash. Each lookup is done once per process, which is why
 /// every case runs in a child process (a Swift Testing exit test).
-@Suite struct RuntimeSymbolAbsenceTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct RuntimeSymbolAbsenceTests {
     static let enqueueHook = "swift_task_enqueueGlobal_hook"
 
     /// The symbols this file hides are really there in the test process, or these tests would
@@ -73,9 +74,8 @@ import Testing
         await #expect(processExitsWith: .success) {
             hide("swift_task_getMainExecutor_hook")
             precondition(!MainExecutorHook.isAvailable, "the hook was not hidden")
-            let collector = SchedulersWarning.Collector()
             let ranOnMain = Locked(false)
-            let pending = await SchedulersWarning.$collector.withValue(collector) {
+            let (pending, warnings) = await Warning.capture {
                 await MainActor.run {
                     let scheduler = TestScheduler()
                     return scheduler.withCapturedTasks { () -> Int in
@@ -89,8 +89,8 @@ import Testing
                 }
             }
             precondition(pending == 1, "expected the detached task alone to be captured, got \(pending)")
-            precondition(collector.messages.count == 1, "expected one warning, got \(collector.messages)")
-            precondition(collector.messages[0].contains("swift_task_getMainExecutor_hook"), collector.messages[0])
+            precondition(warnings.count == 1, "expected one warning, got \(warnings)")
+            precondition(warnings[0].contains("swift_task_getMainExecutor_hook"), warnings[0])
             await MainActor.run {}
             precondition(ranOnMain.value, "the main-actor task did not run on the real main actor")
         }

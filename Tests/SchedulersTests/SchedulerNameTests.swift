@@ -1,10 +1,11 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// Names and descriptions: a default name says the class, `description` shows the class and
 /// the name, and a queue scheduler's own queue is labelled with its name.
-@Suite struct SchedulerNameTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SchedulerNameTests {
     @Test func givenNamesAreKept() {
         #expect(TargetQueueScheduler(name: "my.scheduler", targetQueue: .global()).name == "my.scheduler")
         #expect(TargetQueueScheduler(priority: .low, name: "my.low").name == "my.low")

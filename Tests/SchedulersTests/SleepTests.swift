@@ -1,9 +1,10 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `Scheduler.sleep(for:)` and `sleep(until:)`.
-@Suite struct SleepTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct SleepTests {
     @Test func sleepForIsVirtualOnATestScheduler() {
         let scheduler = TestScheduler()
         let wokeAt = Locked<Date?>(nil)
@@ -52,8 +53,7 @@ import Testing
         #expect(clock.now - start >= .milliseconds(20))
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func cancellingASleepOnAQueueThrowsAtOnce() async {
+    @Test func cancellingASleepOnAQueueThrowsAtOnce() async {
         let scheduler = TargetQueueScheduler()
         let task = Task { try await scheduler.sleep(for: .seconds(3600)) }
         task.cancel()
@@ -63,21 +63,29 @@ import Testing
     @Test func cancellingASleepOnATestSchedulerThrowsWithoutDrivingIt() async {
         let scheduler = TestScheduler()
         // On the global executor: the error must arrive without anyone driving the scheduler.
-        let task = Task { try await scheduler.sleep(until: .distantFuture) }
-        #expect(await waitUntilOffPool { scheduler.pendingCount == 1 })
-        task.cancel()
-        await #expect(throws: CancellationError.self) { try await task.value }
+        // Sleeping there draws the detached-sleep warning, captured here.
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            let task = Task { try await scheduler.sleep(until: .distantFuture) }
+            #expect(await waitUntilOffPool { scheduler.pendingCount == 1 })
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+        }
         #expect(scheduler.pendingCount == 0)  // the wake-up was disposed
+        #expect(warnings.count == 1)
     }
 
     @Test func anAlreadyCancelledTaskThrowsWithoutSchedulingAnything() async {
         let scheduler = TestScheduler()
-        let task = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            try await scheduler.sleep(for: .seconds(1))
+        // Sleeping on the global executor draws the detached-sleep warning, captured here.
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                try await scheduler.sleep(for: .seconds(1))
+            }
+            await #expect(throws: CancellationError.self) { try await task.value }
         }
-        await #expect(throws: CancellationError.self) { try await task.value }
         #expect(scheduler.pendingCount == 0)
+        #expect(warnings.count == 1)
     }
 
     @Test func theWakeUpRunsAsTheCurrentSchedulerOfTheSubscriptionSchedulersTarget() {

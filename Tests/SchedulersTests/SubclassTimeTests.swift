@@ -3,9 +3,9 @@ import Schedulers
 import Testing
 import TestSupport
 
-/// Turn 2: a subclass tells the package its notion of time by overriding `now`, and its
+/// A subclass tells the package its notion of time by overriding `now`, and its
 /// lifetime needs by overriding `storesPendingWork`; every default then follows.
-@Suite struct SubclassTimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct SubclassTimeTests {
     let start = Date(timeIntervalSinceReferenceDate: 1_000)
 
     @Test func nowIsTheWallClockByDefault() {
@@ -68,7 +68,11 @@ import TestSupport
             try await scheduler.sleep(for: .seconds(10))
             woke.withLock { $0 = true }
         }
-        #expect(waitUntil { scheduler.scheduled.count == 1 })
+        // Waits off the pool: the task it waits for needs a pool thread. If the sleep never
+        // arrives, advancing would not wake it and awaiting the task would hang: stop instead.
+        let slept = await waitUntilOffPool { scheduler.scheduled.count == 1 }
+        if !slept { task.cancel() }
+        try #require(slept)
         #expect(scheduler.scheduled.first?.date == start.addingTimeInterval(10))
         scheduler.advance(to: start.addingTimeInterval(10))
         try await task.value

@@ -1,6 +1,7 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// RAC's RACTestTestExampleScheduler: a QueueScheduler subclass that overrides only `schedule(_:)`
 /// and `schedule(after:_:)`, running each action through `performAsCurrentScheduler`, with no
@@ -24,7 +25,7 @@ final class TestExampleScheduler: QueueScheduler, @unchecked Sendable {
 }
 
 /// RACSchedulerSpec "subclassing", plus what a subclass inherits from the base class.
-@Suite struct SubclassingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SubclassingTests {
     private let scheduler = TestExampleScheduler(queue: .global())
 
     /// RAC: "should invoke blocks scheduled with -schedule:".

@@ -1,11 +1,12 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 import XCTest
 
 /// SubscriptionScheduler (RACSubscriptionScheduler): inline when a scheduler is current, else on
 /// its background scheduler; delayed and repeating work goes to `current ?? background`.
-@Suite struct SubscriptionSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SubscriptionSchedulerTests {
     let subscription = Scheduler.subscription
 
     @Test func theSharedInstanceIsASubscriptionScheduler() {

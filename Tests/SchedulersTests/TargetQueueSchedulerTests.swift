@@ -1,9 +1,10 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// RACTargetQueueSchedulerSpec, the priority initialisers, and seriality over concurrent targets.
-@Suite struct TargetQueueSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TargetQueueSchedulerTests {
     /// RAC: "should have a valid current scheduler".
     @Test func hasAValidCurrentScheduler() {
         let queue = DispatchQueue(label: "test-queue")

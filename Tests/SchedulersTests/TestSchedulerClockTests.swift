@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `TestScheduler.Clock`: a `Clock` view of the scheduler's virtual time.
-@Suite struct TestSchedulerClockTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerClockTests {
     @Test func nowIsTheSchedulersVirtualNow() {
         let scheduler = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: 100))
         let clock = scheduler.clock
@@ -100,12 +100,17 @@ import TestSupport
         var scheduler: TestScheduler? = TestScheduler()
         let weak = Weak(scheduler!)
         let clock = scheduler!.clock
-        // On the global executor, so only the clock refers to the scheduler.
-        let task = Task { try await clock.sleep(for: .seconds(5)) }
-        #expect(await waitUntilOffPool { weak.object?.pendingCount == 1 })
-        scheduler = nil
-        #expect(weak.object == nil)
-        await #expect(throws: CancellationError.self) { try await task.value }
-        await #expect(throws: CancellationError.self) { try await clock.sleep(for: .seconds(1)) }
+        // On the global executor, so only the clock refers to the scheduler. Sleeping there draws
+        // the detached-sleep warning, captured by task (a capture about the scheduler would keep
+        // it alive).
+        let (_, warnings) = await Warning.capture {
+            let task = Task { try await clock.sleep(for: .seconds(5)) }
+            #expect(await waitUntilOffPool { weak.object?.pendingCount == 1 })
+            scheduler = nil
+            #expect(weak.object == nil)
+            await #expect(throws: CancellationError.self) { try await task.value }
+            await #expect(throws: CancellationError.self) { try await clock.sleep(for: .seconds(1)) }
+        }
+        #expect(warnings.count == 1)
     }
 }

@@ -9,9 +9,9 @@ import TestSupport
 /// Far-future actions (due 10^12 virtual seconds ahead, out of reach of the driver's steps of at most 1 s) cannot start before the final drive,
 /// which begins only after every producer has finished: disposing one is certainly "before it
 /// started", so it must never run.
-@Suite struct TestSchedulerContentionTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerContentionTests {
     static let producers = 4
-    static let perProducer = 5_000
+    static let perProducer = stressCount(5_000)
     static let farFuture: TimeInterval = 1e12  // unreachable by the driver's small steps
 
     struct Ledger {

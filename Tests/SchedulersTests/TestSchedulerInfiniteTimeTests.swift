@@ -1,10 +1,11 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
-/// Turn 2: infinite targets are valid and run everything pending, but `now` never becomes
+/// Infinite targets are valid and run everything pending, but `now` never becomes
 /// infinite; `.distantFuture` is an ordinary finite date. (NaN is bad input: PreconditionExitTests.)
-@Suite struct TestSchedulerInfiniteTimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerInfiniteTimeTests {
     let start = Date(timeIntervalSinceReferenceDate: 0)
 
     private func scheduled(at offsets: [TimeInterval], on scheduler: TestScheduler) -> Locked<[Date]> {

@@ -5,7 +5,7 @@ import TestSupport
 
 /// TestScheduler's memory: nothing pending keeps it alive; dropping it releases what is pending
 /// without running it; disposal and running release an action's closure at once.
-@Suite struct TestSchedulerLifetimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerLifetimeTests {
     /// The kinds of pending work, each scheduled with a closure that holds `token`.
     enum Pending: CaseIterable, Sendable {
         case oneShot, delayed, repeating, recursiveChain

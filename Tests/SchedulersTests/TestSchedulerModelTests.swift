@@ -10,8 +10,8 @@ import TestSupport
 /// operation the exact runs (which action, at what `now`), `now` and `pendingCount` must match.
 ///
 /// A failure names its seed; replay one with `SCHEDULERS_MODEL_SEED=<seed> swift test --filter TestSchedulerModelTests`.
-@Suite struct TestSchedulerModelTests {
-    static let sequenceCount = 10_000
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerModelTests {
+    static let sequenceCount = stressCount(10_000)
     static let chunks = 4
     static let baseSeed: UInt64 = 0x7E57_5C4E_D000_0000
 

@@ -1,11 +1,12 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// TestScheduler's stepping and time: every case of ReactiveObjC's RACTestSchedulerSpec, the
 /// TestScheduler cases of ReactiveSwift's SchedulerSpec and RxSwift's VirtualScheduler /
 /// HistoricalScheduler tests, mapped to our contract, then the contract's own sentences.
-@Suite struct TestSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerTests {
     let start = Date(timeIntervalSinceReferenceDate: 0)
 
     private func at(_ seconds: TimeInterval) -> Date {

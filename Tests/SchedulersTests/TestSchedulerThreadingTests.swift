@@ -5,7 +5,7 @@ import TestSupport
 
 /// TestScheduler across threads: actions run on the thread that drives it, and scheduling and
 /// disposing from other threads while it is driven loses, duplicates and resurrects nothing.
-@Suite struct TestSchedulerThreadingTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerThreadingTests {
     /// Runs `body(index)` on `count` threads of their own and waits, without blocking a
     /// cooperative thread, until all have returned.
     private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
@@ -39,7 +39,7 @@ import TestSupport
         #expect(seen.value == [true, true, true])
     }
 
-    /// Turn 2: a TestScheduler is serial like every scheduler here, even when two threads drive
+    /// A TestScheduler is serial like every scheduler here, even when two threads drive
     /// it at once: the second driver waits, so no two actions ever overlap. Before, both drivers
     /// popped and ran actions concurrently.
     @Test func twoThreadsDrivingAtOnceNeverRunTwoActionsConcurrently() async {
@@ -87,7 +87,7 @@ import TestSupport
         // Each action records its own run. Actions to dispose are either scheduled far in the
         // future (their disposal always precedes their date, so they must never run) or near
         // `now` (their disposal races with their run: at most once).
-        let perThread = 5_000
+        let perThread = stressCount(5_000)
         let threads = 4
         let far = 1e9
         let scheduler = TestScheduler()

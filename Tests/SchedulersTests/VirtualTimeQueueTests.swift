@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The (time, sequence) min-heap under TestScheduler: earliest time first, FIFO among equals.
-@Suite struct VirtualTimeQueueTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct VirtualTimeQueueTests {
     typealias Queue = VirtualTimeQueue
     typealias Key = VirtualTimeKey
 

@@ -13,7 +13,7 @@ import Musl
 
 /// `QueueScheduler.wallTime(with:)` on the dates that break a naive conversion (Platform notes, item 1),
 /// and what the schedulers do with them.
-@Suite struct WallTimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WallTimeTests {
     /// One second after the epoch: where every date at or before it is clamped to.
     private static let firstSecond = DispatchWallTime(timespec: timespec(tv_sec: 1, tv_nsec: 0))
 

@@ -31,12 +31,12 @@ enum DetachedSleepWarning {
             return true
         }
         guard isFirst else { return }
-        SchedulersWarning.print(message(for: scheduler, call: call()))
+        Warning.emit(message(for: scheduler, call: call()), about: scheduler)
     }
 
     /// The message that names the fix that applies to the sleeping task.
     static func message(for scheduler: TestScheduler, call: String) -> String {
-        let start = "Schedulers warning: a task called \(call) on \(scheduler) while running outside it."
+        let start = "a task called \(call) on \(scheduler) while running outside it."
         if CapturedTasks.marker?.scheduler === scheduler {
             // Captured, yet running elsewhere: the one way out of a capture.
             return """
@@ -47,7 +47,6 @@ enum DetachedSleepWarning {
                 (schedule the callback on the scheduler), or start the task with \
                 Task(executorPreference: scheduler), which it keeps wherever it is resumed from. \
                 (Printed once per scheduler.)
-
                 """
         }
         // The sleep itself runs on the cooperative pool whatever the task's isolation, so the
@@ -60,11 +59,10 @@ enum DetachedSleepWarning {
             @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive with \
             `await scheduler.clock.advance(by:)`. A nonisolated task may instead prefer the \
             scheduler: Task(executorPreference: scheduler). (Printed once per scheduler.)
-
             """
     }
 
-    /// How many warnings `scheduler` has printed (for tests).
+    /// How many warnings `scheduler` has issued, printed or captured (for tests).
     static func printCount(for scheduler: TestScheduler) -> Int {
         warned.withLock { entries in entries.first { $0.scheduler === scheduler }?.prints ?? 0 }
     }

@@ -12,7 +12,7 @@ internal import CDispatch
 /// the only allocation of ours per `schedule`, as the block is raw `async`'s only one (Dispatch
 /// adds a continuation to both), and skips the block's invoke thunks (with
 /// the thread-local `Scheduler.current`, ours went from ~1.3-1.6x raw `async`'s instructions per
-/// action to ~1.0x: Benchmarks/Results/callgrind.md, "Turn 3"). A queue's recursion chain
+/// action to ~1.0x: Benchmarks/Results/callgrind.md, the section on the block per action). A queue's recursion chain
 /// posts its driver the same way, with no allocation per iteration at all.
 ///
 /// The Swift `Dispatch` overlay on Linux wraps the C queue in a class and does not expose it, so

@@ -7,34 +7,14 @@ enum MainActorWarning {
     /// thread that does not hold the main actor.
     static func drivenOffTheMainActor(core: VirtualTimeCore) {
         guard core.warnOnce(.drivenOffTheMainActor) else { return }
-        SchedulersWarning.print("""
-            Schedulers warning: a main-actor job of a task started inside \
+        Warning.emit("""
+            a main-actor job of a task started inside \
             TestScheduler.withCapturedTasks came due while the scheduler was driven from a thread \
             that is not the main actor's, so it cannot run in virtual time: it was sent to the \
             main queue, which runs it whenever it can. Drive the scheduler from the main actor \
             (make the test @MainActor and call advance inside withCapturedTasks), or drive it with \
             `await scheduler.clock.advance(by:)`, which hops to the main actor for such jobs. \
             (Printed once per scheduler.)
-
             """)
-    }
-}
-
-/// Where every warning of the package goes: standard error, unless the current task (or a task
-/// it started) is collecting them for a test.
-enum SchedulersWarning {
-    /// Collects instead of printing, for tests that check a warning.
-    final class Collector: Sendable {
-        private let lines = Lock([String]())
-        init() {}
-        var messages: [String] { lines.withLock { $0 } }
-        func append(_ message: String) { lines.withLock { $0.append(message) } }
-    }
-
-    @TaskLocal static var collector: Collector?
-
-    static func print(_ message: String) {
-        if let collector { collector.append(message); return }
-        FileHandle.standardError.write(Data(message.utf8))
     }
 }

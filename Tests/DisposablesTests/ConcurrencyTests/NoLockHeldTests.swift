@@ -1,12 +1,13 @@
 import Dispatch
 import Disposables
 import Testing
+import TestSupport
 
 /// "dispose() never blocks on user code held under a lock": while one thread is inside a child's
 /// action, another thread can still use the disposable that is disposing it. Were the lock held
 /// around the action, the helper thread would block and these tests would time out (the
 /// generous timeouts bound a failure; they are not timing assertions).
-@Suite struct NoLockHeldTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct NoLockHeldTests {
     @Test func aCompoundIsUsableFromAnotherThreadWhileAChildsActionRuns() {
         let parent = CompoundDisposable()
         let late = ActionDisposable()

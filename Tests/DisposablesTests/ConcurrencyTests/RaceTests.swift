@@ -2,15 +2,16 @@ import Dispatch
 @_spi(SchedulersInternal) import Disposables
 import Synchronization
 import Testing
+import TestSupport
 
 /// Disposal racing disposal, addition and replacement. Each race is bounded by a round count, not
 /// by time, and checks an exact outcome per round: a child disposed exactly once, never lost.
 ///
 /// `runInLockstep` starts every thread on each round together; `concurrentPerform` alone rarely
 /// overlaps anything on this 2-core machine (its caller tends to run every iteration itself).
-@Suite(.serialized) struct RaceTests {
+@Suite(.ownThread, .timeLimit(.minutes(5)), .serialized) struct RaceTests {
     @Test func anActionRunsExactlyOnceWhenEightThreadsDisposeIt() {
-        for round in 0..<10_000 {
+        for round in 0..<stressCount(10_000) {
             let runs = Counter()
             let disposable = ActionDisposable { runs.increment() }
             DispatchQueue.concurrentPerform(iterations: 8) { _ in disposable.dispose() }
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func anActionRunsExactlyOnceWhenEightThreadsInLockstepDisposeIt() {
-        let rounds = 10_000
+        let rounds = stressCount(10_000)
         let runs = (0..<rounds).map { _ in Counter() }
         let disposables = runs.map { counter in ActionDisposable { counter.increment() } }
         runInLockstep(threads: 8, rounds: rounds, jitter: 16) { _, round in
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func everyChildAddedWhileACompoundIsDisposedEndsDisposedExactlyOnce() {
-        let rounds = 20_000
+        let rounds = stressCount(20_000)
         let compounds = (0..<rounds).map { _ in CompoundDisposable() }
         let children = (0..<rounds).map { _ in (0..<8).map { _ in SpyDisposable() } }
         runInLockstep(threads: 3, rounds: rounds, jitter: 256) { thread, round in
@@ -58,7 +59,7 @@ import Testing
     }
 
     @Test func concurrentDisposalsOfACompoundDisposeEachChildOnce() {
-        let rounds = 5_000
+        let rounds = stressCount(5_000)
         let children = (0..<rounds).map { _ in (0..<4).map { _ in SpyDisposable() } }
         let compounds = children.map { CompoundDisposable($0) }
         runInLockstep(threads: 4, rounds: rounds, jitter: 16) { _, round in
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func aChildRemovedWhileTheCompoundIsDisposedIsDisposedAtMostOnce() {
-        let rounds = 20_000
+        let rounds = stressCount(20_000)
         let removed = (0..<rounds).map { _ in SpyDisposable() }
         let kept = (0..<rounds).map { _ in SpyDisposable() }
         let compounds = (0..<rounds).map { CompoundDisposable([removed[$0], kept[$0]]) }
@@ -85,7 +86,7 @@ import Testing
     // disposable that went in must come out exactly once: handed back by a swap (undisposed) or
     // disposed (once) by the serial disposable, never both, never neither.
     @Test func swapRacingDisposeNeitherCrashesNorLosesADisposable() {
-        let rounds = 100_000
+        let rounds = stressCount(100_000)
         let swapsPerRound = 4
         let initials = (0..<rounds).map { _ in SpyDisposable() }
         let replacements = (0..<rounds).map { _ in (0..<swapsPerRound).map { _ in SpyDisposable() } }
@@ -119,7 +120,7 @@ import Testing
         let swapsDone = Atomic<Bool>(false)
         runInLockstep(threads: 2, rounds: 1, jitter: 0) { thread, _ in
             if thread == 0 {
-                for _ in 0..<100_000 { serial.swap(ActionDisposable {}) }
+                for _ in 0..<stressCount(100_000) { serial.swap(ActionDisposable {}) }
                 swapsDone.store(true, ordering: .releasing)
             } else {
                 while !swapsDone.load(ordering: .acquiring) { _ = serial.disposable }
@@ -132,7 +133,7 @@ import Testing
     }
 
     @Test func concurrentDisposalsOfASerialDisposeTheInnerOneOnce() {
-        let rounds = 5_000
+        let rounds = stressCount(5_000)
         let inners = (0..<rounds).map { _ in SpyDisposable() }
         let serials = inners.map { SerialDisposable($0) }
         runInLockstep(threads: 4, rounds: rounds, jitter: 16) { _, round in

@@ -1,3 +1,4 @@
+import Testing
 import TestSupport
 #if canImport(Glibc)
     import Glibc
@@ -20,6 +21,7 @@ func runInLockstep(
     threads: Int, rounds: Int, jitter: Int = 64, seed: UInt64 = 0x10C_C57E9,
     _ body: @escaping @Sendable (_ thread: Int, _ round: Int) -> Void
 ) {
+    expectMayBlock("runInLockstep")
     let barrier = SpinBarrier(parties: threads)
     let finished = DispatchGroup()
     for thread in 0..<threads {

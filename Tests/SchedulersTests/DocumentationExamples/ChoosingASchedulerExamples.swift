@@ -1,13 +1,14 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 // The claims of the "Choosing a scheduler" article (ChoosingAScheduler.md): which thread each
 // scheduler runs an action on, and what `Scheduler.current` is there. `Scheduler.main` and
 // `Scheduler.mainInline` need the main thread's run loop, so their claims are proven by the
 // XCTest cases `MainSchedulerTests` and `MainInlineSchedulerTests`.
 
-@Suite struct ChoosingASchedulerExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ChoosingASchedulerExamples {
     /// Immediate: inline, on the calling thread, before `schedule` returns; `current` unchanged.
     @Test func immediateRunsInlineOnTheCallingThread() {
         let caller = Thread.current

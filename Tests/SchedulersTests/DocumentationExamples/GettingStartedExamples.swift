@@ -15,7 +15,7 @@ private func retry() { calls.withLock { $0.append("retry") } }
 private func refresh() { calls.withLock { $0.append("refresh") } }
 private func reload() { calls.withLock { $0.append("reload") } }
 
-@Suite(.serialized) struct GettingStartedExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5)), .serialized) struct GettingStartedExamples {
     /// "The first schedule": the action runs on the scheduler's queue, as `Scheduler.current`,
     /// and hands its result to the main queue.
     @Test func theFirstSchedule() {

@@ -1,9 +1,10 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 // The code of the "Testing with virtual time" article (TestingWithVirtualTime.md). The examples
-// that use `TestScheduler.withCapturedTasks(_:)` are in Turn2Examples.swift.
+// that use `TestScheduler.withCapturedTasks(_:)` are in CapturedTasksExamples.swift.
 
 /// The code under test: calls `onTimeout` after `seconds` on `scheduler`, unless the returned
 /// disposable is disposed first. It takes any `Scheduler`, so production passes a queue
@@ -15,7 +16,7 @@ func startTimeout(
     scheduler.schedule(afterDelay: seconds, onTimeout)
 }
 
-@Suite struct VirtualTimeExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct VirtualTimeExamples {
     /// Synchronous code: a timeout, exactly on time, in microseconds of real time.
     @Test func timesOutAfterTenSecondsOfVirtualTime() {
         let scheduler = TestScheduler()

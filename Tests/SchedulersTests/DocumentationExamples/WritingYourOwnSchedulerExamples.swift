@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 // The code of the "Writing your own scheduler" article (WritingYourOwnScheduler.md). The parts
-// that use `Scheduler.now` and the overridable `Duration` forms are in Turn2Examples.swift.
+// that use `Scheduler.now` and the overridable `Duration` forms are in SchedulerTimeExamples.swift.
 
 /// A scheduler of your own: runs every action on `base`, as itself, counting the actions it
 /// starts. It overrides the three methods a subclass must, runs each action inside
@@ -61,7 +61,7 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-@Suite struct WritingYourOwnSchedulerExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WritingYourOwnSchedulerExamples {
     @Test func runsOnItsBaseAsTheCurrentScheduler() {
         let test = TestScheduler()
         let counting = CountingScheduler(base: test, name: "counting")

@@ -1,10 +1,11 @@
 import Foundation
 import Schedulers
 import Testing
+import TestSupport
 
 /// `@MainActor` code under test in virtual time: the contract's two shapes, each run many times
 /// in a row, so that a shape that is exact only usually fails here.
-@Suite struct MainActorCaptureTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorCaptureTests {
     @MainActor @Test func synchronousShapeIsExact() {
         for _ in 0..<200 {
             let scheduler = TestScheduler()

@@ -1,11 +1,12 @@
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// The asynchronous drive (`clock.advance(by:)`, `advance(to:)`, `run()`) and the shapes around
 /// the contract's: hops off and back onto the main actor, other actors, nesting, and many
 /// main-actor tests interleaving in one process.
-@Suite(.timeLimit(.minutes(1))) struct MainActorDrivingTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorDrivingTests {
     @MainActor @Test func runDrivesUntilNothingIsPending() async {
         let scheduler = TestScheduler()
         var log: [Double] = []
@@ -29,10 +30,9 @@ import Testing
         let timer = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) { ticks.withLock { $0 += 1 } }
         var done = false
         scheduler.schedule(afterDelay: 3.5) { MainActor.assumeIsolated { done = true } }
-        let collector = SchedulersWarning.Collector()
-        await SchedulersWarning.$collector.withValue(collector) { await scheduler.clock.run() }
-        #expect(collector.messages.count == 1)
-        #expect(collector.messages.first?.contains("1 live repeating action(s)") == true)
+        let (_, warnings) = await Warning.capture(about: scheduler) { await scheduler.clock.run() }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("1 live repeating action(s)") == true)
         #expect(done)
         #expect(ticks.value == 3)
         #expect(scheduler.pendingCount == 1)

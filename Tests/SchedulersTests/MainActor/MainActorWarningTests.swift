@@ -1,10 +1,11 @@
 import Foundation
 @testable import Schedulers
 import Testing
+import TestSupport
 
 /// The shapes that cannot be exact are never silent: each gets one warning naming the fix that
 /// applies (collected here through the package's warning seam instead of printed).
-@Suite(.timeLimit(.minutes(1))) struct MainActorWarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorWarningTests {
     /// The synchronous form inside an async test: Swift prefers the async overload there.
     private func synchronously(_ scheduler: TestScheduler, _ body: () -> Void) {
         scheduler.withCapturedTasks(body)
@@ -13,10 +14,9 @@ import Testing
     /// A captured main-actor job that comes due while the scheduler is driven synchronously off
     /// the main actor goes to the real main actor, and the scheduler says so once.
     @Test func drivingOffTheMainActorWarnsAndHandsTheJobToTheMainActor() async {
-        let collector = SchedulersWarning.Collector()
         let ran = Locked(0)
         let scheduler = TestScheduler()
-        SchedulersWarning.$collector.withValue(collector) {
+        let (_, warnings) = Warning.capture {
             synchronously(scheduler) {
                 Task { @MainActor in ran.withLock { $0 += 1 } }
                 Task { @MainActor in ran.withLock { $0 += 1 } }
@@ -28,33 +28,31 @@ import Testing
         // The jobs went to the main queue before this hop, which runs after them.
         await MainActor.run {}
         #expect(ran.value == 2)
-        #expect(collector.messages.count == 1)
-        #expect(collector.messages.first?.contains("await scheduler.clock.advance(by:)") == true)
-        #expect(collector.messages.first?.contains("@MainActor") == true)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("await scheduler.clock.advance(by:)") == true)
+        #expect(warnings.first?.contains("@MainActor") == true)
     }
 
     /// A main-actor task started outside any capture sleeps on the clock from the real main
     /// actor: the warning names the main-actor fixes, not `Task(executorPreference:)`.
     @MainActor @Test func aMainActorTaskOutsideACaptureIsToldHowToCaptureIt() async {
-        let collector = SchedulersWarning.Collector()
         let scheduler = TestScheduler()
-        let task = SchedulersWarning.$collector.withValue(collector) {
-            Task { try await scheduler.clock.sleep(for: .seconds(1)) }
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            let task = Task { try await scheduler.clock.sleep(for: .seconds(1)) }
+            task.cancel()
+            _ = await task.result
         }
-        task.cancel()
-        _ = await task.result
-        #expect(collector.messages.count == 1)
-        #expect(collector.messages.first?.contains("for a task on the main actor") == true)
-        #expect(collector.messages.first?.contains("withCapturedTasks") == true)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("for a task on the main actor") == true)
+        #expect(warnings.first?.contains("withCapturedTasks") == true)
     }
 
     /// A captured global task whose continuation is resumed from a foreign thread leaves
     /// virtual time; when it then sleeps on the clock, the warning says exactly that.
     @Test func aCapturedTaskResumedFromAnotherThreadIsToldWhy() async {
-        let collector = SchedulersWarning.Collector()
         let scheduler = TestScheduler()
         let slept = Locked(false)
-        SchedulersWarning.$collector.withValue(collector) {
+        let (_, warnings) = await Warning.capture(about: scheduler) {
             synchronously(scheduler) {
                 Task {
                     await withCheckedContinuation { continuation in
@@ -65,11 +63,12 @@ import Testing
                 }
                 scheduler.advance(by: 0)
             }
+            #expect(await waitUntilOffPool { DetachedSleepWarning.printCount(for: scheduler) == 1 })
         }
-        #expect(await waitUntilOffPool { !collector.messages.isEmpty })
         #expect(slept.value)
-        #expect(collector.messages.first?.contains("left virtual time") == true)
-        #expect(collector.messages.first?.contains("resumed from a thread outside the scheduler") == true)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("left virtual time") == true)
+        #expect(warnings.first?.contains("resumed from a thread outside the scheduler") == true)
         scheduler.advance(by: 1)
     }
 }

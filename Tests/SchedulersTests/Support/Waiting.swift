@@ -3,6 +3,8 @@ import Disposables
 import Synchronization
 @_spi(SchedulersInternal) import Disposables
 import Schedulers
+import Testing
+import TestSupport
 
 /// A thread-safe value for tests to share between the test body and scheduled actions.
 final class Locked<Value: Sendable>: Sendable {
@@ -28,7 +30,11 @@ final class Locked<Value: Sendable>: Sendable {
 /// The timeout bounds a failure, it is not a timing assertion: it is generous because on this
 /// 2-core machine heavy tests running in parallel can delay the work for many seconds.
 @discardableResult
-func waitUntil(timeout: TimeInterval = 60, _ condition: () -> Bool) -> Bool {
+func waitUntil(
+    timeout: TimeInterval = 60, fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
+    _ condition: () -> Bool
+) -> Bool {
+    expectMayBlock("waitUntil", sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: 1))
     let deadline = Date(timeIntervalSinceNow: timeout)
     while !condition() {
         if Date() > deadline { return false }

@@ -3,12 +3,9 @@ import Schedulers
 import Testing
 import TestSupport
 
-// The article examples that use API added in turn 2 (API.md, "Turn 2 additions"):
-// `Scheduler.now`, the overridable `Duration` forms of `schedule(after:)`, and
-// `TestScheduler.withCapturedTasks(_:)`.
-// Articles: TestingWithVirtualTime.md, WritingYourOwnScheduler.md.
-
-// MARK: Writing your own scheduler: `now` and the `Duration` forms
+// The "Writing your own scheduler" article's examples of a subclass's time
+// (WritingYourOwnScheduler.md): `Scheduler.now` and the overridable `Duration` forms of
+// `schedule(after:)`.
 
 /// `CountingScheduler` (WritingYourOwnSchedulerExamples.swift) tells time by its base, so every
 /// default that counts "from now" counts in the base's time: virtual time over a TestScheduler.
@@ -51,7 +48,7 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
     }
 }
 
-@Suite struct Turn2WritingYourOwnSchedulerExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SchedulerTimeExamples {
     /// With `now` overridden, `schedule(afterDelay:)` and the repeating `Duration` form (both
     /// inherited) count from the base's virtual time, not from the wall clock.
     @Test func inheritedDefaultsCountFromNow() {
@@ -84,48 +81,3 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
         #expect(!CountingSchedulerWithTime(base: Scheduler.immediate).storesPendingWork)
     }
 }
-
-// MARK: Testing with virtual time: captured tasks
-
-@Suite struct Turn2VirtualTimeExamples {
-    /// A plain `Task {}` started inside `withCapturedTasks` runs only when the scheduler is
-    /// driven, on the driving thread, so a sleep on its clock is exact.
-    @Test func capturedPlainTasksRunInVirtualTime() {
-        let scheduler = TestScheduler()
-        nonisolated(unsafe) var done = false
-        scheduler.withCapturedTasks {
-            Task {
-                try await Task.sleep(for: .seconds(5), clock: scheduler.clock)
-                done = true
-            }
-            scheduler.advance(by: 4.999)
-            #expect(!done)
-            scheduler.advance(by: 0.001)
-            #expect(done)
-        }
-        #expect(scheduler.pendingCount == 0)
-    }
-
-    /// What library operators do inside (swift-async-algorithms' debounce starts unstructured
-    /// tasks): a task started from a captured task is captured too.
-    @Test func tasksStartedByCapturedTasksAreCaptured() {
-        let scheduler = TestScheduler()
-        nonisolated(unsafe) var log: [String] = []
-        scheduler.withCapturedTasks {
-            Task {
-                Task.detached {
-                    try await scheduler.sleep(for: .seconds(1))
-                    log.append("inner")
-                }
-                log.append("outer")
-            }
-            scheduler.advance(by: 0)
-            #expect(log == ["outer"])
-            scheduler.advance(by: 1)
-            #expect(log == ["outer", "inner"])
-        }
-    }
-}
-
-// The swift-async-algorithms example of TestingWithVirtualTime.md is a test of the package that
-// depends on swift-async-algorithms: Integrations/AsyncAlgorithms/Tests/AsyncAlgorithmsSchedulersTests/DocumentationExampleTests.swift.

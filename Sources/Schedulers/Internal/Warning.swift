@@ -1,0 +1,119 @@
+@_spi(SchedulersInternal) import Disposables
+import Foundation
+
+/// The one place through which the package prints a warning: every warning is a line on stderr
+/// that starts with ``prefix``, unless a test captures it.
+///
+/// A warning tells a user about a mistake that still lets the program run (see
+/// `DetachedSleepWarning`). The package's own tests trigger some on purpose; they capture them
+/// with ``capture(about:_:)`` and assert the message, so a passing `swift test` prints no
+/// warning at all (CI fails on a "Schedulers warning" line in the test log).
+///
+/// Capturing is safe while tests run in parallel, because nothing global is redirected:
+/// - a warning about a subject (a scheduler) goes to the innermost capture registered for that
+///   object, whatever thread or task emits it;
+/// - any other warning goes to the capture of the task that emits it (a task-local value, so
+///   also `Task {}` and child tasks started inside the capture; not `Task.detached`).
+/// Everything else is printed.
+package enum Warning {
+    /// The start of every warning line.
+    package static let prefix = "Schedulers warning: "
+
+    /// Prints `prefix + text` and a newline to stderr, or hands that line (without the newline)
+    /// to the capture that claims it.
+    ///
+    /// Called only when a warning is due (rarely): it takes a lock and allocates.
+    ///
+    /// - Parameters:
+    ///   - text: The warning, one paragraph, without the prefix.
+    ///   - subject: The object the warning is about, if any (a scheduler): a test capturing
+    ///     warnings about that object receives the warning from any thread.
+    package static func emit(_ text: String, about subject: AnyObject? = nil) {
+        let message = prefix + text
+        if let capture = capture(for: subject) {
+            capture.append(message)
+        } else {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
+    }
+
+    /// Runs `body`, collecting instead of printing the warnings about `subject` (from any thread)
+    /// and the warnings emitted by this task or the tasks it starts.
+    ///
+    /// - Parameters:
+    ///   - subject: The object whose warnings to collect, if any.
+    ///   - body: The code that triggers the warnings, run at once on the calling thread.
+    /// - Returns: `body`'s result, and each warning collected, with its prefix, in order.
+    package static func capture<Result>(
+        about subject: AnyObject? = nil, _ body: () throws -> Result
+    ) rethrows -> (result: Result, warnings: [String]) {
+        let capture = WarningCapture()
+        let registration = register(capture, for: subject)
+        defer { unregister(registration) }
+        let result = try withExtendedLifetime(subject) { try $current.withValue(capture, operation: body) }
+        return (result, capture.messages)
+    }
+
+    /// The `async` form of ``capture(about:_:)``.
+    package static func capture<Result>(
+        about subject: AnyObject? = nil,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> (result: Result, warnings: [String]) {
+        let capture = WarningCapture()
+        let registration = register(capture, for: subject)
+        defer { unregister(registration) }
+        let result = try await $current.withValue(capture, operation: body, isolation: isolation)
+        withExtendedLifetime(subject) {}
+        return (result, capture.messages)
+    }
+
+    // MARK: Captures
+
+    /// The capture of the running task, if it is inside ``capture(about:_:)``.
+    @TaskLocal private static var current: WarningCapture?
+
+    /// Captures registered for a subject, innermost last. Held only while a capture is open.
+    private static let bySubject = Lock([SubjectCapture]())
+
+    private static func capture(for subject: AnyObject?) -> WarningCapture? {
+        if let subject {
+            let id = ObjectIdentifier(subject)
+            if let capture = bySubject.withLock({ $0.last { $0.subject == id }?.capture }) {
+                return capture
+            }
+        }
+        return current
+    }
+
+    private static func register(_ capture: WarningCapture, for subject: AnyObject?) -> SubjectCapture? {
+        guard let subject else { return nil }
+        let registration = SubjectCapture(subject: ObjectIdentifier(subject), capture: capture)
+        bySubject.withLock { $0.append(registration) }
+        return registration
+    }
+
+    private static func unregister(_ registration: SubjectCapture?) {
+        guard let registration else { return }
+        bySubject.withLock { entries in entries.removeAll { $0.capture === registration.capture } }
+    }
+}
+
+/// The warnings one ``Warning/capture(about:_:)`` has collected.
+private final class WarningCapture: Sendable {
+    private let state = Lock([String]())
+
+    var messages: [String] { state.withLock { $0 } }
+
+    func append(_ message: String) {
+        state.withLock { $0.append(message) }
+    }
+}
+
+/// A capture registered for an object. The object is alive while registered: the capture's
+/// caller holds it (see `withExtendedLifetime` in ``Warning/capture(about:_:)``), so its
+/// identifier cannot be reused by another object meanwhile.
+private struct SubjectCapture: Sendable {
+    let subject: ObjectIdentifier
+    let capture: WarningCapture
+}

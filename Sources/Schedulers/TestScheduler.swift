@@ -12,6 +12,11 @@ import Synchronization
 ///   ``now``; a date in the past means ``now``; ``schedule(afterDelay:_:)`` counts from the virtual
 ///   ``now``, never the wall clock. While an action runs, ``now`` is its due date. Repeating
 ///   actions recur every `interval` of virtual time after the time they ran; leeway is ignored.
+/// - **Exact.** Virtual time is whole attoseconds since 2001-01-01, not a `Double`: `Duration`s
+///   add exactly, a `Double` of seconds means the decimal it was written as (0.3 is 300 ms, so
+///   `schedule(after: .milliseconds(300))` runs in `advance(by: 0.3)`), and ``now`` reads back
+///   the very date an action was scheduled at. Exact within ±2^62 s of 2001; beyond, as exact as
+///   a `Double`. A repeat whose next time would not be finite ends.
 /// - **Swift Concurrency.** `Duration`s, `sleep`, `timer(every:)` and ``clock`` are virtual too,
 ///   and the scheduler is a `TaskExecutor` whose jobs run only when it is driven
 ///   (TestScheduler+Executor.swift, TestScheduler+Clock.swift).

@@ -5,17 +5,24 @@ extension TestScheduler {
     /// The scheduler's virtual time as a `Clock`, for APIs that take one:
     /// `try await Task.sleep(for: .seconds(5), clock: scheduler.clock)`.
     ///
-    /// ``TestScheduler/now`` is a `Date`, so the clock is a view that shares the scheduler's
-    /// virtual time rather than the scheduler itself: its ``now`` is the scheduler's, and a sleep
-    /// is an action scheduled at the deadline, which runs when the test steps or advances the
-    /// scheduler. Durations convert to seconds exactly as `advance(by:)` adds them, so sleeping
-    /// 5 s and advancing by 5 meet on the same instant.
+    /// The clock is a view that shares the scheduler's virtual time rather than the scheduler
+    /// itself: its ``now`` is the scheduler's, and a sleep is an action scheduled at the
+    /// deadline, which runs when the test steps or advances the scheduler.
+    ///
+    /// **Exact.** Virtual time is kept in whole attoseconds (`Duration`'s unit), not in a
+    /// `Double`, so what the clock measures after `Duration` steps is exact, as with
+    /// swift-clocks' `TestClock`: a thousand `advance(by: .milliseconds(1))` read exactly
+    /// `.seconds(1)` on `duration(to:)`, and three chained 100 ms sleeps wake exactly at an
+    /// advance of 0.3. A `Double` of seconds means the decimal it was written as (0.3 is
+    /// 300 ms), so `Duration`s and `TimeInterval`s meet: sleeping `.milliseconds(300)` wakes in
+    /// `advance(by: 0.3)`. Exact within ±2^62 s (146 billion years) of 2001-01-01; beyond, as
+    /// exact as a `Double`.
     ///
     /// The clock does not keep the scheduler alive. A sleep on the clock of a deinitialised
     /// scheduler throws `CancellationError`, as does a sleep whose scheduler is deinitialised
     /// while it waits.
     public struct Clock: _Concurrency.Clock {
-        /// Swift's `Duration`: spans of virtual time convert to seconds as `advance(by:)` adds them.
+        /// Swift's `Duration`: spans of virtual time, added exactly.
         public typealias Duration = Swift.Duration
 
         /// A moment of the scheduler's virtual time.
@@ -23,39 +30,55 @@ extension TestScheduler {
             /// Swift's `Duration`.
             public typealias Duration = Swift.Duration
 
-            /// This instant as a date, comparable with ``TestScheduler/now``.
-            public var date: Date
+            /// The exact moment (see ``TestScheduler/Clock``).
+            let time: VirtualTime
 
-            /// The instant at `date` of the scheduler's virtual time.
-            ///
-            /// - Parameter date: the date, as ``TestScheduler/now`` reports it.
-            public init(date: Date) {
-                self.date = date
+            init(time: VirtualTime) {
+                self.time = time
             }
 
-            /// This instant moved by `duration`. Saturates instead of trapping: a result
-            /// beyond `Double`'s finite range stays at its largest (or smallest) finite value.
+            /// This instant as a date, comparable with ``TestScheduler/now``: the `Date`
+            /// nearest to the exact instant. Setting it moves the instant to that date.
+            public var date: Date {
+                get { time.date }
+                set { self = Instant(date: newValue) }
+            }
+
+            /// The instant at `date` of the scheduler's virtual time: exactly the moment at
+            /// which `schedule(after: date)` runs, so its ``date`` is `date` again. A date
+            /// written as whole nanoseconds means that decimal value (0.3 s is 300 ms exactly).
+            ///
+            /// - Parameter date: the date, as ``TestScheduler/now`` reports it. NaN reads as
+            ///   the reference date (it has no place in time).
+            public init(date: Date) {
+                let seconds = date.timeIntervalSinceReferenceDate
+                time = seconds.isNaN ? .zero : VirtualTime(seconds: seconds)
+            }
+
+            /// This instant moved by `duration`, exactly (within ±2^62 s of 2001; beyond, as
+            /// exact as a `Double`). Saturates instead of trapping: a result beyond `Double`'s
+            /// finite range stays at its largest (or smallest) finite value.
             ///
             /// - Parameter duration: How far to move (negative: back).
             /// - Returns: The moved instant.
             public func advanced(by duration: Duration) -> Instant {
-                let seconds = date.timeIntervalSinceReferenceDate + duration.timeInterval
-                if seconds.isInfinite {
-                    let limit = seconds > 0 ? Double.greatestFiniteMagnitude : -.greatestFiniteMagnitude
-                    return Instant(date: Date(timeIntervalSinceReferenceDate: limit))
-                }
-                return Instant(date: Date(timeIntervalSinceReferenceDate: seconds))
+                let moved = time + VirtualTime(duration)
+                return Instant(time: min(max(moved, VirtualTime(raw: -VirtualTime.greatestFinite.raw)), .greatestFinite))
             }
 
-            /// The span from this instant to `other`. Saturates instead of trapping: a span
-            /// longer than `Int64.max` seconds (after `advance(by: 1e300)`, say) is
-            /// ``Instant/longestDuration`` (or its negation), the longest whose `components` can
-            /// still be read.
+            /// The span from this instant to `other`, exactly when both lie within ±2^62 s of
+            /// 2001 (any two such instants are at most ``longestDuration`` apart). Saturates
+            /// instead of trapping: a span longer than `Int64.max` seconds (after
+            /// `advance(by: 1e300)`, say) is ``Instant/longestDuration`` (or its negation), the
+            /// longest whose `components` can still be read.
             ///
             /// - Parameter other: The instant to measure to.
             /// - Returns: `other - self`, saturated.
             public func duration(to other: Instant) -> Duration {
-                let seconds = other.date.timeIntervalSince(date)
+                if time.isExact && other.time.isExact {
+                    return Duration(attoseconds: other.time.raw - time.raw)
+                }
+                let seconds = other.time.seconds - time.seconds
                 if seconds.isNaN { return .zero }
                 if seconds >= Self.longestSeconds { return Self.longestDuration }
                 if seconds <= -Self.longestSeconds { return .zero - Self.longestDuration }
@@ -74,7 +97,7 @@ extension TestScheduler {
             private static var longestSeconds: Double { 9_223_372_036_854_775_808 }
 
             public static func < (lhs: Instant, rhs: Instant) -> Bool {
-                lhs.date < rhs.date
+                lhs.time < rhs.time
             }
         }
 
@@ -89,9 +112,9 @@ extension TestScheduler {
             reference = SchedulerReference(scheduler)
         }
 
-        /// The scheduler's ``TestScheduler/now``. While an action or job runs, its due date.
+        /// The scheduler's ``TestScheduler/now``, exactly. While an action or job runs, its due time.
         public var now: Instant {
-            Instant(date: core.state.withLock { $0.now })
+            Instant(time: core.now)
         }
 
         /// Zero: virtual time has no granularity.
@@ -115,7 +138,10 @@ extension TestScheduler {
             if let scheduler = reference.scheduler as? TestScheduler {
                 DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
             }
-            try await Sleeper.sleep { [reference] wake in reference.scheduler?.schedule(after: deadline.date, wake) }
+            // At the exact instant: through a `Date` it could round past an `advance` target.
+            try await Sleeper.sleep { [reference] wake in
+                (reference.scheduler as? TestScheduler)?.schedule(at: deadline.time, wake)
+            }
         }
     }
 

@@ -21,8 +21,8 @@ extension TestScheduler.Clock {
     ///   - isolation: The caller's actor.
     public func advance(by duration: Duration, isolation: isolated (any Actor)? = #isolation) async {
         guard let scheduler = reference.scheduler as? TestScheduler else { return }
-        let target = now.advanced(by: duration)
-        await scheduler.drive(through: target.date.timeIntervalSinceReferenceDate, isolation: isolation)
+        // Read and moved as one exact time, as the synchronous `advance(by: Duration)` does.
+        await scheduler.drive(through: scheduler.core.now + VirtualTime(duration), isolation: isolation)
     }
 
     /// Drives the scheduler to `deadline`, as ``advance(by:isolation:)`` does. A deadline
@@ -33,7 +33,7 @@ extension TestScheduler.Clock {
     ///   - isolation: The caller's actor.
     public func advance(to deadline: Instant, isolation: isolated (any Actor)? = #isolation) async {
         guard let scheduler = reference.scheduler as? TestScheduler else { return }
-        await scheduler.drive(through: deadline.date.timeIntervalSinceReferenceDate, isolation: isolation)
+        await scheduler.drive(through: deadline.time, isolation: isolation)
     }
 
     /// Drives the scheduler, as ``advance(by:isolation:)`` does, until nothing is pending,
@@ -53,11 +53,11 @@ extension TestScheduler.Clock {
 extension TestScheduler {
     /// The asynchronous drive behind `Clock.advance`: ``advance(to:)``, one action at a time,
     /// with main-actor jobs run on the main actor and the caller's actor yielded between actions.
-    func drive(through target: TimeInterval, isolation: isolated (any Actor)?) async {
-        if target.isNaN { badInput("TestScheduler.Clock.advance: the target must not be NaN, got \(target)") }
-        let limit = core.state.withLock { state in max(Date(timeIntervalSinceReferenceDate: target), state.now) }
+    func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
+        // Never backwards, as `advance(to:)`.
+        let limit = max(target, core.now)
         while await driveOne(through: limit, isolation: isolation) {}
-        guard limit.timeIntervalSinceReferenceDate.isFinite else { return }
+        guard limit.isFinite else { return }
         core.state.withLock { state in
             if limit > state.now { state.now = limit }
         }
@@ -85,7 +85,7 @@ extension TestScheduler {
     /// Runs the next action due by `limit` (any, if nil), then whatever main-actor jobs it left
     /// for the main actor, then yields the caller's actor if that is another actor.
     /// - Returns: whether an action ran.
-    private func driveOne(through limit: Date?, isolation: isolated (any Actor)?) async -> Bool {
+    private func driveOne(through limit: VirtualTime?, isolation: isolated (any Actor)?) async -> Bool {
         let drive = AsyncDrive()
         var ran = false
         driver.drive { ran = drive.run { runNext(through: limit) } }

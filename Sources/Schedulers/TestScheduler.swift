@@ -12,6 +12,11 @@ import Synchronization
 ///   ``now``; a date in the past means ``now``; ``schedule(afterDelay:_:)`` counts from the virtual
 ///   ``now``, never the wall clock. While an action runs, ``now`` is its due date. Repeating
 ///   actions recur every `interval` of virtual time after the time they ran; leeway is ignored.
+/// - **Exact.** Virtual time is whole attoseconds since 2001-01-01, not a `Double`: `Duration`s
+///   add exactly, a `Double` of seconds means the decimal it was written as (0.3 is 300 ms, so
+///   `schedule(after: .milliseconds(300))` runs in `advance(by: 0.3)`), and ``now`` reads back
+///   the very date an action was scheduled at. Exact within ±2^62 s of 2001; beyond, as exact as
+///   a `Double`. A repeat whose next time would not be finite ends.
 /// - **Swift Concurrency.** `Duration`s, `sleep`, `timer(every:)` and ``clock`` are virtual too,
 ///   and the scheduler is a `TaskExecutor` whose jobs run only when it is driven
 ///   (TestScheduler+Executor.swift, TestScheduler+Clock.swift).
@@ -52,7 +57,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if !startDate.timeIntervalSinceReferenceDate.isFinite {
             badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
         }
-        core = VirtualTimeCore(now: startDate)
+        core = VirtualTimeCore(now: VirtualTime(startDate))
         mainActorStandIn = MainActorStandIn(core: core)
         super.init(name: "org.schedulers.testScheduler")
     }
@@ -83,7 +88,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The virtual time: where the test has driven the scheduler to, and while an action runs,
     /// that action's due date. Never infinite, never moving backwards.
     public override var now: Date {
-        core.state.withLock { $0.now }
+        core.now.date
     }
 
     /// How many actions are scheduled, not disposed, and will still run. A live repeating action
@@ -111,7 +116,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        core.enqueue(interval: nil, action: action) { _ in date }
+        if date.timeIntervalSinceReferenceDate.isNaN { return schedule(action) }
+        let due = VirtualTime(date)
+        return core.enqueue(interval: nil, action: action) { _ in due }
     }
 
     /// Schedules `action` `delay` seconds of virtual time after ``now``.
@@ -122,7 +129,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from running and releases it.
     @discardableResult
     public override func schedule(afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(delay) }
+        if delay.isNaN { return schedule(action) }
+        let span = VirtualTime(seconds: delay)
+        return core.enqueue(interval: nil, action: action) { now in now + span }
     }
 
     /// Schedules `action` at `date`, then every `interval` seconds of virtual time after each run,
@@ -141,7 +150,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
-        return core.enqueue(interval: interval, action: action) { _ in date }
+        let seconds = date.timeIntervalSinceReferenceDate
+        let first = seconds.isNaN ? nil : VirtualTime(seconds: seconds)
+        return core.enqueue(interval: VirtualTime(seconds: interval), action: action) { now in first ?? now }
     }
 
     // MARK: Durations (virtual, like everything here)
@@ -154,8 +165,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: a disposable that stops the action from running and releases it at once.
     @discardableResult
     public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        let seconds = delay.timeInterval
-        return core.enqueue(interval: nil, action: action) { now in now.addingTimeInterval(seconds) }
+        let span = VirtualTime(delay)
+        return core.enqueue(interval: nil, action: action) { now in now + span }
     }
 
     /// Schedules `action` `delay` of virtual time after ``now``, then every `interval` of virtual
@@ -174,8 +185,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
-        let seconds = delay.timeInterval
-        return core.enqueue(interval: interval.timeInterval, action: action) { now in now.addingTimeInterval(seconds) }
+        let span = VirtualTime(delay)
+        return core.enqueue(interval: VirtualTime(interval), action: action) { now in now + span }
+    }
+
+    // MARK: Exact times (for the clock and the timer, which must not round through a Date)
+
+    /// Schedules `action` at the exact virtual time `time` (at ``now`` if that is past).
+    func schedule(at time: VirtualTime, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        core.enqueue(interval: nil, action: action) { _ in time }
+    }
+
+    /// Schedules `action` at `time`, then every `interval` after each run, until disposed.
+    func schedule(
+        at time: VirtualTime, repeatingEvery interval: VirtualTime, _ action: @escaping @Sendable () -> Void
+    ) -> any Disposable {
+        core.enqueue(interval: interval, action: action) { _ in time }
     }
 
     // MARK: Driving
@@ -217,10 +242,23 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Precondition: `interval` is not NaN; the message names the method and the value.
     public func advance(by interval: TimeInterval) {
         if interval.isNaN { badInput("TestScheduler.advance(by:): the interval must not be NaN, got \(interval)") }
-        driver.drive {
-            let target = core.state.withLock { state in state.now.timeIntervalSinceReferenceDate + interval }
-            run(through: target)
-        }
+        let span = VirtualTime(seconds: interval)
+        driver.drive { run(through: core.now + span) }
+    }
+
+    /// Runs, in order, every action due up to `now + duration`, including those scheduled
+    /// meanwhile, then leaves ``now`` there, exactly: a thousand advances by
+    /// `.milliseconds(1)` make exactly one second on ``clock``, and meet an action scheduled
+    /// `.seconds(1)` ahead. A negative duration runs what is due at ``now``.
+    ///
+    /// An addition to the API in the contract (which lists the `TimeInterval` form); the same
+    /// as ``advance(by:)-(TimeInterval)`` given the duration in seconds, except that no
+    /// rounding to a `Double` happens on the way.
+    ///
+    /// - Parameter duration: how far to move virtual time.
+    public func advance(by duration: Duration) {
+        let span = VirtualTime(duration)
+        driver.drive { run(through: core.now + span) }
     }
 
     /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
@@ -236,26 +274,29 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func advance(to date: Date) {
         let target = date.timeIntervalSinceReferenceDate
         if target.isNaN { badInput("TestScheduler.advance(to:): the date must not be NaN, got \(target)") }
-        driver.drive { run(through: target) }
+        driver.drive { run(through: VirtualTime(seconds: target)) }
     }
 
-    /// Runs everything due up to `target` (seconds since the reference date), then moves `now`
-    /// there if that is later and finite. Called while driving.
-    private func run(through target: TimeInterval) {
+    // MARK: Driving primitives (call them inside `driver.drive`)
+
+    /// Runs everything due up to `target`, then moves `now` there if that is later and finite
+    /// (an infinite target leaves `now` at the last action's time). Call it while driving.
+    func run(through target: VirtualTime) {
         // Never backwards: an earlier target (-infinity included) runs what is due at `now`.
-        let limit = core.state.withLock { state in max(Date(timeIntervalSinceReferenceDate: target), state.now) }
+        let limit = max(target, core.now)
         while runNext(through: limit) {}
-        guard limit.timeIntervalSinceReferenceDate.isFinite else { return }
+        guard limit.isFinite else { return }
         core.state.withLock { state in
             if limit > state.now { state.now = limit }
         }
     }
 
-    /// Pops the next live action due no later than `limit` and runs it here, outside the lock.
+    /// Pops the next live action due no later than `limit` (any, if nil), moving `now` to its
+    /// time if later, and runs it here, outside the lock. Call it while driving.
     /// - Returns: whether one ran.
-    func runNext(through limit: Date?) -> Bool {
+    func runNext(through limit: VirtualTime?) -> Bool {
         var next = VirtualTimeCore.Popped()
-        guard let action = core.popNext(through: limit?.timeIntervalSinceReferenceDate, &next) else { return false }
+        guard let action = core.popNext(through: limit, &next) else { return false }
         performAsCurrentScheduler(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
@@ -272,7 +313,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 /// touches no object allocated in schedule order, and a disposable nobody keeps is freed at once.
 final class VirtualTimeCore: Sendable {
     struct State {
-        var now: Date
+        var now: VirtualTime
         var queue = VirtualTimeQueue()
         var slots = VirtualActionSlots()
         var nextSequence: UInt64 = 0
@@ -286,7 +327,7 @@ final class VirtualTimeCore: Sendable {
     /// one, what `requeue` needs to put it back. (The closure comes back as the result: kept in
     /// here, it cost a retain and a release per action.)
     struct Popped {
-        var time = Date(timeIntervalSinceReferenceDate: 0)
+        var time = VirtualTime.zero
         var slot: UInt32 = 0
         var sequence: UInt64 = 0
         var isRepeating = false
@@ -294,28 +335,35 @@ final class VirtualTimeCore: Sendable {
 
     let state: Lock<State>
 
-    /// The warnings this scheduler has printed (``VirtualTimeCore/Warning`` bits).
-    private let warned = Atomic<UInt8>(0)
-
-    init(now: Date) {
+    init(now: VirtualTime) {
         state = Lock(State(now: now))
     }
 
+    /// The virtual time: where the scheduler was driven to, or the running action's due time.
+    var now: VirtualTime {
+        state.withLock { $0.now }
+    }
+
+    /// The warnings this scheduler has printed (``VirtualTimeCore/OnceWarning`` bits).
+    private let warned = Atomic<UInt8>(0)
+
     /// The warnings a scheduler prints at most once.
-    enum Warning: UInt8 {
+    enum OnceWarning: UInt8 {
         case drivenOffTheMainActor = 1
         case synchronousMainActorUnavailable = 2
         case runStoppedAtRepeatingActions = 4
     }
 
     /// Whether `warning` is due: true the first time only.
-    func warnOnce(_ warning: Warning) -> Bool {
+    func warnOnce(_ warning: OnceWarning) -> Bool {
         warned.bitwiseOr(warning.rawValue, ordering: .relaxed).oldValue & warning.rawValue == 0
     }
 
-    /// - Parameter interval: seconds between runs, or nil for a one-shot action.
+    /// - Parameters:
+    ///   - interval: the time between runs, or nil for a one-shot action.
+    ///   - due: when it is due, given `now` (a past or infinite time is fixed by `push`).
     func enqueue(
-        interval: TimeInterval?, action: @escaping @Sendable () -> Void, due: (_ now: Date) -> Date
+        interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
     ) -> VirtualAction {
         let (slot, sequence) = state.withLock { state in
             let sequence = state.nextSequence
@@ -329,7 +377,10 @@ final class VirtualTimeCore: Sendable {
     }
 
     /// Puts a repeating action back, one interval after it last ran, unless it was disposed.
-    func requeue(slot: UInt32, sequence: UInt64, ranAt time: Date) {
+    /// A repeat whose next time is not finite ends: it is released and no longer pending.
+    func requeue(slot: UInt32, sequence: UInt64, ranAt time: VirtualTime) {
+        // The closure of a repeat that ends leaves the lock here, to be released outside it.
+        var ended: (@Sendable () -> Void)?
         state.withLock { state in
             guard state.slots.isOwned(slot, by: sequence) else { return }
             guard state.slots.action(at: slot) != nil else {
@@ -337,19 +388,28 @@ final class VirtualTimeCore: Sendable {
                 state.slots.vacate(slot, isRepeating: true)
                 return
             }
-            // A tiny interval can vanish in Double rounding far from the reference date (1 ns at
-            // year 2026); always move on by at least one representable step, or `advance` would
+            // An interval below an attosecond (a `Double` of 1e-20 s), or one that vanishes in
+            // `Double` rounding beyond the exact range, must still move on, or `advance` would
             // run this action forever without reaching its target.
-            let ran = time.timeIntervalSinceReferenceDate
-            let next = max(ran + state.slots.interval(at: slot), ran.nextUp)
+            var next = time + state.slots.interval(at: slot)
+            if next <= time { next = time.successor }
+            guard next <= .greatestFinite else {
+                // Past the largest finite time (the interval overflowed a `Double`): it would
+                // be clamped back to the time it just ran at, and run there forever.
+                ended = state.slots.takeAction(at: slot)
+                state.slots.vacate(slot, isRepeating: true)
+                state.liveCount -= 1
+                return
+            }
             state.slots.setQueued(slot, true)
-            push(slot: slot, sequence: sequence, isRepeating: true, at: Date(timeIntervalSinceReferenceDate: next), into: &state)
+            push(slot: slot, sequence: sequence, isRepeating: true, at: next, into: &state)
         }
+        _ = ended
     }
 
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
     /// Disposed actions met on the way are dropped.
-    func popNext(through limit: Double?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
+    func popNext(through limit: VirtualTime?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
         // The closure leaves the lock through a captured local, never as `withLock`'s generic
         // result: that would reabstract it, two allocations per action (measured).
         var action: (@Sendable () -> Void)?
@@ -363,8 +423,7 @@ final class VirtualTimeCore: Sendable {
                 }
                 if let limit, first.time > limit { return }
                 state.queue.popFirst()
-                let due = Date(timeIntervalSinceReferenceDate: first.time)
-                if due > state.now { state.now = due }
+                if first.time > state.now { state.now = first.time }
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
                     state.slots.setQueued(first.slot, false)
@@ -413,12 +472,11 @@ final class VirtualTimeCore: Sendable {
         _ = discarded
     }
 
-    private func push(slot: UInt32, sequence: UInt64, isRepeating: Bool, at date: Date, into state: inout State) {
-        // Forward-only time: a past (or NaN) date is due now. An infinite date becomes the
-        // largest finite one, so that running it never makes `now` infinite.
-        let time = min(date.timeIntervalSinceReferenceDate, .greatestFiniteMagnitude)
-        let now = state.now.timeIntervalSinceReferenceDate
-        state.queue.push(VirtualTimeKey(time: time >= now ? time : now, sequence: sequence, slot: slot, isRepeating: isRepeating))
+    private func push(slot: UInt32, sequence: UInt64, isRepeating: Bool, at due: VirtualTime, into state: inout State) {
+        // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
+        // date becomes the largest finite one, so that running it never makes `now` infinite.
+        let time = max(min(due, .greatestFinite), state.now)
+        state.queue.push(VirtualTimeKey(time: time, sequence: sequence, slot: slot, isRepeating: isRepeating))
     }
 
     /// Lazy cancellation leaves disposed actions in the heap; once they are most of it, sweep

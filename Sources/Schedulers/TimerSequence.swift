@@ -92,15 +92,15 @@ extension Scheduler {
 
 /// When a timer sequence was made, in the terms its scheduler schedules in.
 private enum TimerOrigin: Sendable {
-    /// A ``TestScheduler``'s virtual date: the first tick is scheduled at that date plus the
-    /// interval, exactly as `schedule(after: Duration)` would have counted it then.
-    case virtual(Date)
+    /// A ``TestScheduler``'s exact virtual time: the first tick is scheduled at that time plus
+    /// the interval, exactly as `schedule(after: Duration)` would have counted it then.
+    case virtual(VirtualTime)
     /// The monotonic clock the `Duration` forms use on other schedulers.
     case monotonic(DispatchTime)
 
     init(scheduler: Scheduler) {
         if let test = scheduler as? TestScheduler {
-            self = .virtual(test.now)
+            self = .virtual(test.core.now)
         } else {
             self = .monotonic(.now())
         }
@@ -110,11 +110,11 @@ private enum TimerOrigin: Sendable {
         on scheduler: Scheduler, interval: Duration, leeway: Duration, _ tick: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         switch self {
-        case .virtual(let date):
-            let seconds = interval.timeInterval
-            return scheduler.schedule(
-                after: date.addingTimeInterval(seconds), repeatingEvery: seconds,
-                withLeeway: leeway.timeInterval, tick)
+        case .virtual(let origin):
+            // Exact times: through `Date`s and seconds, a tick could miss an `advance` target.
+            guard let test = scheduler as? TestScheduler else { return nil }
+            let span = VirtualTime(interval)
+            return test.schedule(at: origin + span, repeatingEvery: span, tick)
         case .monotonic(let origin):
             let elapsed = Duration.nanoseconds(
                 Int64(clamping: DispatchTime.now().uptimeNanoseconds &- origin.uptimeNanoseconds))

@@ -8,7 +8,7 @@ import TestSupport
     typealias Key = VirtualTimeKey
 
     private func key(time: Double, sequence: UInt64, slot: Int = 0) -> Key {
-        Key(time: time, sequence: sequence, slot: UInt32(slot), isRepeating: false)
+        Key(time: VirtualTime(seconds: time), sequence: sequence, slot: UInt32(slot), isRepeating: false)
     }
 
     private func popAll(_ queue: inout Queue) -> [Key] {
@@ -66,8 +66,8 @@ import TestSupport
                 }
                 lastPopped = entry
             } else {
-                let floor = lastPopped?.time ?? 0
-                queue.push(key(time: floor + Double(random.next() % 5), sequence: sequence))
+                let floor = lastPopped?.time ?? .zero
+                queue.push(Key(time: floor + VirtualTime(seconds: Double(random.next() % 5)), sequence: sequence, slot: 0, isRepeating: false))
                 sequence += 1
             }
         }

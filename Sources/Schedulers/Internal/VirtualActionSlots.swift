@@ -22,8 +22,8 @@ struct VirtualActionSlots: Sendable {
     }
 
     struct Repeating: Sendable {
-        /// Seconds between runs.
-        var interval: Double
+        /// The time between runs.
+        var interval: VirtualTime
         /// The key is in the queue: a repeating action is out of it while it runs.
         var isQueued: Bool
     }
@@ -37,8 +37,8 @@ struct VirtualActionSlots: Sendable {
 
     /// Puts `action` in a free slot (a new one if none is free) and returns that slot.
     ///
-    /// - Parameter interval: seconds between runs, or nil for a one-shot action.
-    mutating func occupy(_ action: @escaping Action, sequence: UInt64, interval: Double?) -> UInt32 {
+    /// - Parameter interval: the time between runs, or nil for a one-shot action.
+    mutating func occupy(_ action: @escaping Action, sequence: UInt64, interval: VirtualTime?) -> UInt32 {
         let slot: UInt32
         if let free = vacant.popLast() {
             slot = free
@@ -76,7 +76,7 @@ struct VirtualActionSlots: Sendable {
     }
 
     /// The interval of the repeating action at `slot`.
-    func interval(at slot: UInt32) -> Double {
+    func interval(at slot: UInt32) -> VirtualTime {
         repeating[slot]!.interval
     }
 

@@ -1,11 +1,12 @@
 import Foundation
 
 extension Duration {
-    /// This duration in seconds, as the `TimeInterval` the Date-based methods and the virtual
-    /// clock use (exact to well under a nanosecond for anything shorter than a century).
+    /// This duration in seconds, as the `TimeInterval` the Date-based methods take: the `Double`
+    /// nearest to it (correctly rounded), so `.milliseconds(300)` is the literal 0.3 and meets
+    /// `schedule(afterDelay: 0.3)` on a scheduler that keeps `Double` time. (Multiplying the
+    /// attoseconds by `1e-18`, which is not exact, made it 0.30000000000000004.)
     var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) * 1e-18
+        VirtualTime.seconds(attoseconds: attoseconds)
     }
 
     /// Whole nanoseconds for Dispatch, clamped to `0...RepeatPreconditions.maximumNanoseconds`:

@@ -82,7 +82,9 @@ import TestSupport
                     ledger.withLock { state in
                         state.runs[index] &+= 1
                         state.times.append(now)
-                        if now < before.addingTimeInterval(delay) { state.tooEarly += 1 }
+                        // Virtual time adds exactly and rounds once, so `now` may be the Double
+                        // just below the Double sum `before + delay`, never earlier.
+                        if now < before.addingTimeInterval(delay).nextDownDate { state.tooEarly += 1 }
                         if !isCurrent { state.notCurrent += 1 }
                         if !isDriver { state.offDriver += 1 }
                     }
@@ -133,5 +135,12 @@ import TestSupport
             #expect(state.ticks[index] <= atDispose + 1, "repeating \(index): \(state.ticks[index]) ticks, \(atDispose) when disposed")
         }
         #expect(scheduler.pendingCount == 0)
+    }
+}
+
+extension Date {
+    /// The date one `Double` step earlier.
+    fileprivate var nextDownDate: Date {
+        Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate.nextDown)
     }
 }

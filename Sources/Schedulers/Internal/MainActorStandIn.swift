@@ -30,7 +30,8 @@ import Musl
 ///   ``isIsolatingCurrentContext()`` and ``checkIsolated()``, which accept any thread that
 ///   holds the main actor.
 /// - **The test's own task** (the body of an asynchronous `withCapturedTasks`) is never queued
-///   here: when it hops back to the main actor it goes to the real main executor.
+///   in virtual time: when it hops onto the main actor it runs on the main queue at once, with
+///   this executor as its executor, so that it hops only once per capture.
 final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     // `@unchecked`: `core` is immutable and Sendable; the class holds nothing else.
     private let core: VirtualTimeCore
@@ -42,7 +43,11 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if CapturedTasks.isBody(CapturedTasks.address(of: job)) {
-            MainExecutorHook.enqueueOnRealMainExecutor(job)
+            // The test's own task, hopping onto the main actor: it runs now, on the main queue,
+            // which holds the main actor, but on this executor, so that its later main-actor
+            // calls (and `clock.advance`'s isolated entry) find it already here and do not hop
+            // again.
+            DispatchQueue.main.async { self.runDeferred(job) }
             return
         }
         // The action holds this executor, which holds the core: a cycle, broken when the

@@ -34,15 +34,7 @@ enum MainExecutorHook {
     typealias Original = @convention(thin) () -> UnownedSerialExecutor
     typealias Hook = @convention(thin) (Original) -> UnownedSerialExecutor
 
-    /// The runtime's own lookup, as the runtime last handed it to us (0 before the first call).
-    private static let original = Atomic<UInt>(0)
-
     private static let hook: Hook = { original in
-        // Recorded once: the runtime always passes the same function, and a store on every
-        // lookup would bounce this cache line between the threads that look up.
-        if MainExecutorHook.original.load(ordering: .relaxed) == 0 {
-            MainExecutorHook.original.store(unsafeBitCast(original, to: UInt.self), ordering: .relaxed)
-        }
         if let scheduler = CapturedTasks.mainActorCapture() {
             return scheduler.mainActorStandIn.asUnownedSerialExecutor()
         }
@@ -57,18 +49,6 @@ enum MainExecutorHook {
 
     /// Whether this runtime exports the hook.
     static var isAvailable: Bool { runtimeHook.isAvailable }
-
-    /// The main actor's real executor: what the runtime answers without us.
-    static var realMainExecutor: UnownedSerialExecutor {
-        let bits = original.load(ordering: .relaxed)
-        guard bits != 0 else { return MainActor.sharedUnownedExecutor }
-        return unsafeBitCast(bits, to: Original.self)()
-    }
-
-    /// Hands `job` to the main actor's real executor (the main queue), out of virtual time.
-    static func enqueueOnRealMainExecutor(_ job: UnownedJob) {
-        swiftTaskEnqueue(job, realMainExecutor)
-    }
 }
 
 /// The two hooks a capture holds: the global-enqueue hook (required) and the main-executor
@@ -90,9 +70,3 @@ enum CaptureHooks {
         return Tenures(global: global, main: MainExecutorHook.runtimeHook.acquire())
     }
 }
-
-/// The runtime's `swift_task_enqueue`: enqueues a job on a given serial executor. Swift has no
-/// public API that enqueues on an `UnownedSerialExecutor`, and the main executor's type is
-/// private to the runtime.
-@_silgen_name("swift_task_enqueue")
-private func swiftTaskEnqueue(_ job: UnownedJob, _ executor: UnownedSerialExecutor)

@@ -1,0 +1,31 @@
+import Testing
+import ViewModels
+
+/// Every scenario, both shapes, 1,000 runs quiet and 1,000 beside busy unrelated tasks: no wrong
+/// run is allowed.
+@Suite(.timeLimit(.minutes(5))) struct ViewModelTests {
+    @MainActor @Test(arguments: [false, true]) func searchDebounces(busy: Bool) async {
+        #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.search) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.search) == 0)
+    }
+
+    @MainActor @Test(arguments: [false, true]) func toastHidesItself(busy: Bool) async {
+        #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.toast) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.toast) == 0)
+    }
+
+    @MainActor @Test(arguments: [false, true]) func retriesWithExponentialBackoff(busy: Bool) async {
+        #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.retryWithBackoff) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.retryWithBackoff) == 0)
+    }
+
+    @MainActor @Test(arguments: [false, true]) func pollsOffTheMainActor(busy: Bool) async {
+        #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.polling) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.polling) == 0)
+    }
+
+    @MainActor @Test(arguments: [false, true]) func timesOut(busy: Bool) async {
+        #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.timeout) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.timeout) == 0)
+    }
+}

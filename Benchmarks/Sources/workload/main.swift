@@ -24,6 +24,20 @@ let workloads: [String: (Int) -> Void] = [
     "recursion-immediate-ours": { RecursionWorkload.oursImmediate(iterations: $0) },
     "recursion-immediate-loop": { RecursionWorkload.plainLoop(iterations: $0) },
     "debounce-ours": { for _ in 0..<$0 { precondition(AsyncDebounceWorkload.ours()) } },
+    "viewmodel-sync": { count in
+        MainActor.assumeIsolated { for _ in 0..<count { precondition(ViewModelDebounceWorkload.oursSynchronous()) } }
+    },
+    "viewmodel-async": { count in
+        AsyncDebounceWorkload.runOnMainActor {
+            for _ in 0..<count {
+                let exact = await ViewModelDebounceWorkload.oursAsynchronous()
+                precondition(exact)
+            }
+        }
+    },
+    "viewmodel-testclock": { count in
+        AsyncDebounceWorkload.runOnMainActor { for _ in 0..<count { _ = await ViewModelDebounceWorkload.testClock() } }
+    },
     "virtual-ours": { VirtualTimeWorkload.ours(times: VirtualTimeWorkload.times(count: $0)) },
     "virtual-heap": { VirtualTimeWorkload.bareHeap(times: VirtualTimeWorkload.times(count: $0)) },
 ]

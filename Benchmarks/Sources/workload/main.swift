@@ -42,6 +42,22 @@ let workloads: [String: (Int) -> () -> Void] = [
         let times = VirtualTimeWorkload.times(count: n)
         return { VirtualTimeWorkload.collectionsHeap(times: times) }
     },
+    "viewmodel-sync": { n in
+        { MainActor.assumeIsolated { for _ in 0..<n { precondition(ViewModelDebounceWorkload.oursSynchronous()) } } }
+    },
+    "viewmodel-async": { n in
+        {
+            AsyncDebounceWorkload.runOnMainActor {
+                for _ in 0..<n {
+                    let exact = await ViewModelDebounceWorkload.oursAsynchronous()
+                    precondition(exact)
+                }
+            }
+        }
+    },
+    "viewmodel-testclock": { n in
+        { AsyncDebounceWorkload.runOnMainActor { for _ in 0..<n { _ = await ViewModelDebounceWorkload.testClock() } } }
+    },
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

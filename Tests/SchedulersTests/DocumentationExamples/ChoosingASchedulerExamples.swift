@@ -43,10 +43,12 @@ import Testing
     /// The article's "Queue and target queue" snippet: your queue, or a new one labelled with
     /// the scheduler's name.
     @Test func creatingQueueSchedulers() {
+        // snippet: choosing-queue-schedulers
         let databaseQueue = DispatchQueue(label: "com.example.database")
         let scheduler = QueueScheduler(name: "db", queue: databaseQueue)   // your queue
         let io = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))
         let thumbnails = TargetQueueScheduler(priority: .background, name: "thumbnails")
+        // snippet: end
 
         #expect(scheduler.queue === databaseQueue)
         #expect(scheduler.name == "db")

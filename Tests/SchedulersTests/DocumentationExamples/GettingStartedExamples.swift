@@ -98,9 +98,9 @@ private func reload() { calls.withLock { $0.append("reload") } }
         let scheduler = TestScheduler()
         // Safe: a TestScheduler runs actions on the thread that drives it.
         nonisolated(unsafe) var ticks = 0
-        let timer = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {
-            ticks += 1
-        }
+        let timer = scheduler.schedule(
+            after: .seconds(1), repeatingEvery: .seconds(1)
+        ) { ticks += 1 }
         scheduler.advance(by: 3)
         #expect(ticks == 3)   // and scheduler.now is the start + 3 s
         timer?.dispose()
@@ -117,8 +117,8 @@ private func reload() { calls.withLock { $0.append("reload") } }
         // Safe: a TestScheduler runs actions on the thread that drives it.
         nonisolated(unsafe) var fired: [String] = []
         let subscriptions = CompoundDisposable()
-        subscriptions.add(scheduler.schedule(afterDelay: 1) { fired.append("refresh") })
-        subscriptions.add(scheduler.schedule(afterDelay: 2) { fired.append("autosave") })
+        subscriptions.add(scheduler.schedule(afterDelay: 1) { fired.append("a") })
+        subscriptions.add(scheduler.schedule(afterDelay: 2) { fired.append("b") })
         subscriptions.dispose()   // e.g. when the screen closes
         scheduler.advance(by: 5)
         #expect(fired.isEmpty)    // neither ran

@@ -10,8 +10,8 @@ import Testing
     /// An action disposed before it starts never starts.
     @Test func disposingBeforeTheStart() {
         // snippet: overview-first-schedule
-        let work = TargetQueueScheduler(priority: .default, name: "com.example.work")
-        work.queue.suspend()   // so that the action cannot start before it is disposed
+        let work = TargetQueueScheduler(priority: .default, name: "example.work")
+        work.queue.suspend()   // so that the action cannot start before dispose()
         let disposable = work.schedule {
             // Runs on work.queue; Scheduler.current === work here.
             Scheduler.main.schedule { /* always asynchronous, on the main queue */ }

@@ -47,9 +47,9 @@ actor Cache {
         // snippet: readme-queue-scheduler
         let scheduler = QueueScheduler(name: "db", queue: databaseQueue)
         scheduler.schedule(after: Date(timeIntervalSinceNow: 5)) { vacuum() }
-        let ticker = scheduler.schedule(after: Date(), repeatingEvery: 1, leeway: 0.1) {
-            poll()
-        }
+        let ticker = scheduler.schedule(
+            after: Date(), repeatingEvery: 1, leeway: 0.1
+        ) { poll() }
         // snippet: end
         #expect(waitUntil { log.value.contains("poll") })
         ticker?.dispose()
@@ -59,12 +59,13 @@ actor Cache {
     /// Target-queue schedulers: by priority, over a queue, and the main one.
     @Test func targetQueueSchedulers() {
         // snippet: readme-target-queue
-        let background = TargetQueueScheduler(priority: .background, name: "thumbnails")
-        let overPool = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))
-        Scheduler.main.schedule { updateUI() }   // always async, FIFO, on the main queue
+        let background = TargetQueueScheduler(priority: .background, name: "thumbs")
+        let io = TargetQueueScheduler(
+            name: "io", targetQueue: .global(qos: .utility))
+        Scheduler.main.schedule { updateUI() }   // always async, FIFO, on main
         // snippet: end
-        #expect(background.queue.label == "thumbnails")
-        #expect(overPool.queue.label == "io")
+        #expect(background.queue.label == "thumbs")
+        #expect(io.queue.label == "io")
         #expect(waitUntil { log.value.contains("updateUI") })   // Swift Testing drains the main queue
     }
 
@@ -77,7 +78,9 @@ actor Cache {
             order.withLock { $0.append("before") }
             // snippet: readme-subscription
             work.schedule {
-                Scheduler.subscription.schedule { /* inline, on work, before schedule returns */ }
+                Scheduler.subscription.schedule {
+                    // Inline, on work, before schedule returns.
+                }
             }
             // snippet: end
             Scheduler.subscription.schedule { order.withLock { $0.append("inline") } }
@@ -128,7 +131,7 @@ actor Cache {
     @Test(.timeLimit(.minutes(1))) func executors() async {
         // snippet: readme-executors
         let cache = Cache()
-        await cache.store("a")   // runs on cache.scheduler.queue, as Scheduler.current
+        await cache.store("a")   // on cache.scheduler.queue, as Scheduler.current
         let work = TargetQueueScheduler(name: "work")
         let task = Task(executorPreference: work) { Scheduler.current === work }
         await withTaskExecutorPreference(work) { /* runs on work.queue */ }

@@ -88,10 +88,10 @@ func startTimeout(
         Task(executorPreference: scheduler) {
             for await date in scheduler.timer(every: .seconds(1)) {
                 ticks.append(date)
-                if ticks.count == 3 { break }   // ends the loop, which stops the timer
+                if ticks.count == 3 { break }   // ends the loop and the timer
             }
         }
-        scheduler.advance(by: 10)               // ticks at 1, 2 and 3 s of virtual time
+        scheduler.advance(by: 10)   // ticks at 1, 2 and 3 s of virtual time
         // snippet: end
         #expect(ticks.map(\.timeIntervalSinceReferenceDate) == [1, 2, 3])
         #expect(scheduler.pendingCount == 0)

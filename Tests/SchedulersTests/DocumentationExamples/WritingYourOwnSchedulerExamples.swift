@@ -47,7 +47,8 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         base.schedule(
-            after: date, repeatingEvery: interval, withLeeway: leeway, wrap(action))
+            after: date, repeatingEvery: interval, withLeeway: leeway,
+            wrap(action))
     }
 
     /// Pending work lives wherever `base` keeps it.
@@ -57,13 +58,13 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> @Sendable () -> Void {
         if base.storesPendingWork {
-            // `base` holds this closure until it runs; holding `self` (which holds
-            // `base`) would be a cycle that keeps a dropped TestScheduler and its
-            // pending work alive.
+            // `base` holds this closure until it runs; holding `self`
+            // (which holds `base`) would be a cycle that keeps a dropped
+            // TestScheduler and its pending work alive.
             return { [weak self] in self?.run(action) }
         }
-        // A queue scheduler's work runs until disposed, even when this object is
-        // released.
+        // A queue scheduler's work runs until disposed, even when this
+        // object is released.
         return { [self] in run(action) }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import Schedulers
 
-let work = TargetQueueScheduler(priority: .default, name: "com.example.work")
+let work = TargetQueueScheduler(priority: .default, name: "example.work")
 work.schedule {
     // Runs on work.queue, with Scheduler.current === work.
     let result = (1...100).reduce(0, +)
@@ -10,4 +10,4 @@ work.schedule {
         exit(0)
     }
 }
-dispatchMain()   // a tool drains the main queue here; an app's run loop does it
+dispatchMain()   // drains the main queue (in an app, the run loop does)

@@ -12,11 +12,12 @@ import Testing
         // snippet: virtual-time-debounce
         let scheduler = TestScheduler()
         let (keystrokes, input) = AsyncStream.makeStream(of: String.self)
-        // Safe: captured tasks run on this thread, inside withCapturedTasks and advance.
+        // Safe: captured tasks run on this thread, inside advance.
         nonisolated(unsafe) var searches: [String] = []
         scheduler.withCapturedTasks {
             Task {
-                let quiet = keystrokes.debounce(for: .seconds(1), clock: scheduler.clock)
+                let quiet = keystrokes.debounce(
+                    for: .seconds(1), clock: scheduler.clock)
                 for await query in quiet {
                     searches.append(query)
                 }
@@ -30,7 +31,7 @@ import Testing
             scheduler.advance(by: 0.999)
             #expect(searches.isEmpty)      // a second of quiet has not passed yet
             scheduler.advance(by: 0.001)
-            #expect(searches == ["swi"])   // exactly one second after the last keystroke
+            #expect(searches == ["swi"])   // exactly a second after the last key
             input.finish()                 // ends the loop, so the task finishes
             scheduler.advance(by: 0)
         }

@@ -6,8 +6,9 @@
 #
 #   Scripts/build-docs.sh OUTPUT_DIR
 #
-# OUTPUT_DIR receives a static site (open OUTPUT_DIR/index.html through any static web server;
-# the pages are at /documentation/schedulers and /documentation/disposables). Set
+# OUTPUT_DIR receives a static site: serve the folder with any static web server (e.g.
+# `python3 -m http.server --directory OUTPUT_DIR`); its root redirects to the pages at
+# /documentation/schedulers (and /documentation/disposables). Set
 # DOCS_HOSTING_BASE_PATH when it is served from a sub-path (e.g. "/Schedulers" for GitHub Pages).
 set -euo pipefail
 
@@ -92,4 +93,29 @@ if [ -n "$(ls -A "$output")" ]; then
     find "$output" -mindepth 1 -delete
 fi
 cp -R "$work/site.doccarchive/." "$output/"
+
+# Code listings: DocC neither wraps nor visibly scrolls a line wider than its column (about 78
+# characters), so the end of a long line is lost. Every page is a copy of one HTML shell; give
+# each a rule that wraps such lines instead. (DocumentationSnippetTests also keeps the lines of
+# every snippet short, so that wrapping stays rare.)
+wrap_code='<style>pre, pre code { white-space: pre-wrap !important; overflow-wrap: anywhere; }</style>'
+find "$output" -name '*.html' -exec sed -i.orig "s#</head>#${wrap_code}</head>#" {} +
+find "$output" -name '*.html.orig' -delete
+
+# The site's root: DocC serves its pages under documentation/, and its own root page says "page
+# not found". Send readers to the Schedulers module's page (relative, so that a
+# DOCS_HOSTING_BASE_PATH keeps working).
+cat > "$output/index.html" <<'HTML'
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Schedulers documentation</title>
+<meta http-equiv="refresh" content="0; url=documentation/schedulers/">
+</head>
+<body>
+<p>The documentation is at <a href="documentation/schedulers/">documentation/schedulers</a>.</p>
+</body>
+</html>
+HTML
 echo "build-docs: 0 warnings; site written to $output"

@@ -44,20 +44,26 @@ import TestSupport
     /// The article's "Queue and target queue" snippet: your queue, or a new one labelled with
     /// the scheduler's name.
     @Test func creatingQueueSchedulers() {
+        // snippet: choosing-queue-schedulers
         let databaseQueue = DispatchQueue(label: "com.example.database")
-        let scheduler = QueueScheduler(name: "db", queue: databaseQueue)   // your queue
-        let io = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))
-        let thumbnails = TargetQueueScheduler(priority: .background, name: "thumbnails")
+        // On your queue:
+        let scheduler = QueueScheduler(name: "db", queue: databaseQueue)
+        // On a new serial queue of its own:
+        let io = TargetQueueScheduler(
+            name: "io", targetQueue: .global(qos: .utility))
+        let thumbs = TargetQueueScheduler(priority: .background, name: "thumbs")
+        // snippet: end
 
         #expect(scheduler.queue === databaseQueue)
         #expect(scheduler.name == "db")
         #expect(io.queue.label == "io")
-        #expect(thumbnails.queue.label == "thumbnails")
+        #expect(thumbs.queue.label == "thumbs")
     }
 
     /// TargetQueueScheduler: its own serial queue, even over a concurrent target.
     @Test func targetQueueSchedulerIsSerialOverAConcurrentTarget() {
-        let io = TargetQueueScheduler(name: "io", targetQueue: .global(qos: .utility))
+        let io = TargetQueueScheduler(
+            name: "io", targetQueue: .global(qos: .utility))
         let state = Locked((running: 0, overlaps: 0, finished: 0))
 
         for _ in 0..<200 {

@@ -4,7 +4,9 @@ import Testing
 import TestSupport
 
 // The code of the "Getting started" article (Sources/Schedulers/Schedulers.docc/GettingStarted.md),
-// as tests that assert what the article says. Keep the two in step.
+// as tests that assert what the article says: each block of the article is a copy of one snippet
+// region (DocumentationSnippetTests compares them). Its first two blocks, the manifest and the
+// program, are the files of Examples/Client, which CI resolves, builds and runs.
 
 /// What the article's snippets call, recorded so the tests can assert it.
 private let shown = Locked<[Int]>([])
@@ -40,14 +42,23 @@ private func reload() { calls.withLock { $0.append("reload") } }
         let work = TargetQueueScheduler(priority: .default, name: "com.example.work")
 
         let later = CompoundDisposable()
-        later.add(work.schedule(afterDelay: 2) { retry() })                        // 2 s by the wall clock
-        later.add(work.schedule(after: .seconds(2)) { retry() })                   // 2 s by the monotonic clock
-        later.add(work.schedule(after: Date(), repeatingEvery: 60) { refresh() })  // until disposed
+        // snippet: getting-started-later-work
+        // In 2 s by the wall clock:
+        later.add(work.schedule(afterDelay: 2) { retry() })
+        // In 2 s by the monotonic clock:
+        later.add(work.schedule(after: .seconds(2)) { retry() })
+        // Now, then every 60 s until disposed:
+        later.add(work.schedule(after: Date(), repeatingEvery: 60) { refresh() })
+        // snippet: end
         later.dispose()
 
-        let refreshTimer = work.schedule(after: Date(timeIntervalSinceNow: 60), repeatingEvery: 60) { reload() }
+        // snippet: getting-started-refresh-timer
+        let refreshTimer = work.schedule(
+            after: Date(timeIntervalSinceNow: 60), repeatingEvery: 60
+        ) { reload() }
         // … when the screen closes:
         refreshTimer?.dispose()
+        // snippet: end
 
         let drained = Locked(false)
         work.schedule { drained.withLock { $0 = true } }
@@ -83,13 +94,17 @@ private func reload() { calls.withLock { $0.append("reload") } }
 
     /// "Disposal": a repeating action runs until disposed, whether or not the disposable is kept.
     @Test func disposingARepeatingTimer() {
+        // snippet: getting-started-virtual-time
         let scheduler = TestScheduler()
-        nonisolated(unsafe) var ticks = 0   // safe: a TestScheduler runs actions on the driving thread
-        let timer = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) { ticks += 1 }
-
+        // Safe: a TestScheduler runs actions on the thread that drives it.
+        nonisolated(unsafe) var ticks = 0
+        let timer = scheduler.schedule(
+            after: .seconds(1), repeatingEvery: .seconds(1)
+        ) { ticks += 1 }
         scheduler.advance(by: 3)
-        #expect(ticks == 3)
+        #expect(ticks == 3)   // and scheduler.now is the start + 3 s
         timer?.dispose()
+        // snippet: end
         scheduler.advance(by: 10)
         #expect(ticks == 3)
         #expect(scheduler.pendingCount == 0)
@@ -97,14 +112,16 @@ private func reload() { calls.withLock { $0.append("reload") } }
 
     /// "Several at once": a CompoundDisposable disposes everything it holds.
     @Test func compoundDisposable() {
+        // snippet: getting-started-compound
         let scheduler = TestScheduler()
+        // Safe: a TestScheduler runs actions on the thread that drives it.
         nonisolated(unsafe) var fired: [String] = []
         let subscriptions = CompoundDisposable()
-        subscriptions.add(scheduler.schedule(afterDelay: 1) { fired.append("refresh") })
-        subscriptions.add(scheduler.schedule(afterDelay: 2) { fired.append("autosave") })
-
-        subscriptions.dispose()          // e.g. when the screen closes
+        subscriptions.add(scheduler.schedule(afterDelay: 1) { fired.append("a") })
+        subscriptions.add(scheduler.schedule(afterDelay: 2) { fired.append("b") })
+        subscriptions.dispose()   // e.g. when the screen closes
         scheduler.advance(by: 5)
-        #expect(fired.isEmpty)
+        #expect(fired.isEmpty)    // neither ran
+        // snippet: end
     }
 }

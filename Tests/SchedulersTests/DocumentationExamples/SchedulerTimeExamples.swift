@@ -19,7 +19,9 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
         super.init(name: "counting with time")
     }
 
+    // snippet: writing-now
     override var now: Date { base.now }
+    // snippet: end
     override var storesPendingWork: Bool { inner.storesPendingWork }
 
     @discardableResult
@@ -42,10 +44,16 @@ final class CountingSchedulerWithTime: Scheduler, @unchecked Sendable {
 
     /// A `Duration` delay goes to the base's own `Duration` form: on a queue scheduler that is
     /// the monotonic clock, which the Date-based default (counting from `now`) would not be.
+    // snippet: writing-duration-override
     @discardableResult
-    override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
-        base.schedule(after: delay) { [weak self] in self?.performAsCurrentScheduler(action) }
+    override func schedule(
+        after delay: Duration, _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
+        base.schedule(after: delay) { [weak self] in
+            self?.performAsCurrentScheduler(action)
+        }
     }
+    // snippet: end
 }
 
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct SchedulerTimeExamples {

@@ -4,13 +4,15 @@ import Synchronization
 import Testing
 import TestSupport
 
-// The code of the "Writing your own scheduler" article (WritingYourOwnScheduler.md). The parts
+// The code of the "Writing your own scheduler" article (WritingYourOwnScheduler.md); its blocks
+// are copies of the snippet regions here (DocumentationSnippetTests compares them). The parts
 // that use `Scheduler.now` and the overridable `Duration` forms are in SchedulerTimeExamples.swift.
 
 /// A scheduler of your own: runs every action on `base`, as itself, counting the actions it
 /// starts. It overrides the three methods a subclass must, runs each action inside
 /// `performAsCurrentScheduler`, returns `base`'s disposables (so disposal keeps `base`'s
 /// guarantees) and inherits `schedule(afterDelay:)` and `scheduleRecursive(_:)`.
+// snippet: writing-counting-scheduler
 final class CountingScheduler: Scheduler, @unchecked Sendable {
     // `@unchecked`: both stored properties are immutable and Sendable.
     let base: Scheduler
@@ -25,33 +27,44 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
     }
 
     @discardableResult
-    override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    override func schedule(
+        _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
         base.schedule(wrap(action))
     }
 
     @discardableResult
-    override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
+    override func schedule(
+        after date: Date, _ action: @escaping @Sendable () -> Void
+    ) -> (any Disposable)? {
         base.schedule(after: date, wrap(action))
     }
 
     @discardableResult
     override func schedule(
-        after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
+        after date: Date, repeatingEvery interval: TimeInterval,
+        withLeeway leeway: TimeInterval = 0,
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
-        base.schedule(after: date, repeatingEvery: interval, withLeeway: leeway, wrap(action))
+        base.schedule(
+            after: date, repeatingEvery: interval, withLeeway: leeway,
+            wrap(action))
     }
 
     /// Pending work lives wherever `base` keeps it.
     override var storesPendingWork: Bool { base.storesPendingWork }
 
-    private func wrap(_ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    private func wrap(
+        _ action: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
         if base.storesPendingWork {
-            // `base` holds this closure until it runs; holding `self` (which holds `base`) would
-            // be a cycle that keeps a dropped TestScheduler and its pending work alive.
+            // `base` holds this closure until it runs; holding `self`
+            // (which holds `base`) would be a cycle that keeps a dropped
+            // TestScheduler and its pending work alive.
             return { [weak self] in self?.run(action) }
         }
-        // A queue scheduler's work runs until disposed, even when this object is released.
+        // A queue scheduler's work runs until disposed, even when this
+        // object is released.
         return { [self] in run(action) }
     }
 
@@ -60,6 +73,7 @@ final class CountingScheduler: Scheduler, @unchecked Sendable {
         performAsCurrentScheduler(action)
     }
 }
+// snippet: end
 
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct WritingYourOwnSchedulerExamples {
     @Test func runsOnItsBaseAsTheCurrentScheduler() {

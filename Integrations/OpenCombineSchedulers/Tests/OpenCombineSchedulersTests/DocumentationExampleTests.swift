@@ -11,14 +11,17 @@ import OpenCombine
 
 // The OpenCombine example of the "Testing with virtual time" article
 // (Sources/Schedulers/Schedulers.docc/TestingWithVirtualTime.md), as a test that asserts what the
-// article says. Keep the two in step.
+// article says. The article's block is a copy of the snippet region below (the root package's
+// DocumentationSnippetTests compares them).
 
 @Suite struct DocumentationExampleTests {
     @Test func debounceThroughTheAdapter() {
+        // snippet: virtual-time-opencombine
         let test = TestScheduler()
         let subject = PassthroughSubject<Int, Never>()
         var values: [Int] = []
-        let cancellable = subject.debounce(for: 1, scheduler: test.combine).sink { values.append($0) }
+        let cancellable = subject.debounce(for: 1, scheduler: test.combine)
+            .sink { values.append($0) }
         subject.send(1)
         test.advance(by: 0.5)
         subject.send(2)
@@ -26,6 +29,7 @@ import OpenCombine
         #expect(values == [])
         test.advance(by: 0.001)
         #expect(values == [2])
+        // snippet: end
         cancellable.cancel()
     }
 }

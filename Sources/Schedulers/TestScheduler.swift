@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// A scheduler in virtual time, for tests: nothing runs until the test drives it with
-/// ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)`` or ``advance(to:)``.
+/// ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)-(TimeInterval)`` or ``advance(to:)``.
 ///
 /// - **Order.** Actions run by due date; equal dates run in the order they were scheduled. A
 ///   repeating action keeps, at every occurrence, the place in that order it got when it was
@@ -24,7 +24,7 @@ import Synchronization
 ///   Actions run on the driving thread, as ``Scheduler/current``, outside the scheduler's lock,
 ///   so they may schedule, dispose, or drive the scheduler further.
 /// - **Serial.** Like every scheduler here, it never runs two actions at once. Driving is
-///   serial: a thread that calls ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)`` or
+///   serial: a thread that calls ``step()``, ``step(_:)``, ``stepAll()``, ``advance(by:)-(TimeInterval)`` or
 ///   ``advance(to:)`` while another thread is inside one of them waits until that call returns.
 ///   (So an action must not wait for another thread that drives this scheduler.) An action that
 ///   drives the scheduler itself, on its own thread, does not wait.
@@ -227,7 +227,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs actions until none is pending, including those scheduled meanwhile.
     ///
     /// Never returns while a repeating action is live: dispose it from one of the actions, or
-    /// use ``advance(by:)`` instead.
+    /// use ``advance(by:)-(TimeInterval)`` instead.
     public func stepAll() {
         driver.drive { while runNext(through: nil) {} }
     }

@@ -6,7 +6,7 @@ import TestSupport
 /// A TestScheduler's virtual time is exact: `Duration`s add as integers (swift-clocks'
 /// `TestClock` does the same), a `Double` of seconds means the decimal it was written as, and
 /// a `Date` scheduled comes back unchanged as `now`.
-@Suite struct ExactVirtualTimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ExactVirtualTimeTests {
     // MARK: What the clock measures
 
     @Test func aThousandStepsOfOneMillisecondAreExactlyOneSecond() {

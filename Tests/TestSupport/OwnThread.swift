@@ -36,9 +36,17 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         if testCase == nil {
+            // A nested suite runs in its parent's turn. It must not wait for one of its own:
+            // the trait is recursive, so a nested suite that also declares it is scoped twice,
+            // and the parent's turn plus two more is more than the width (measured: the run hung
+            // with MigrationExamples' nested suites waiting for turns nobody would give back).
+            if SuiteTurns.holdsTurn {
+                try await function()
+                return
+            }
             await SuiteTurns.shared.enter()
             do {
-                try await function()
+                try await SuiteTurns.$holdsTurn.withValue(true) { try await function() }
             } catch {
                 await SuiteTurns.shared.leave()
                 throw error
@@ -55,6 +63,9 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
 /// Lets at most `width` suites run at once; the others wait (suspended, not blocking), in order.
 actor SuiteTurns {
     static let shared = SuiteTurns(width: 2)
+
+    /// Whether the calling task runs inside a suite that holds a turn.
+    @TaskLocal static var holdsTurn = false
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []

@@ -51,17 +51,27 @@ import TestSupport
     @Test func aCapturedTaskResumedFromAnotherThreadIsToldWhy() async {
         let scheduler = TestScheduler()
         let slept = Locked(false)
+        let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
         let (_, warnings) = await Warning.capture(about: scheduler) {
             synchronously(scheduler) {
                 Task {
                     await withCheckedContinuation { continuation in
-                        DispatchQueue.global().async { continuation.resume() }
+                        parked.withLock { $0 = continuation }
                     }
                     slept.withLock { $0 = true }
                     try? await scheduler.clock.sleep(for: .seconds(1))
                 }
                 scheduler.advance(by: 0)
             }
+            // Resumed only now that the task has surely suspended (its job ran to the await
+            // inside advance): a resume that came first would let the task go on in the same
+            // job, on the scheduler, which is no escape at all.
+            let continuation = parked.withLock { parked in
+                defer { parked = nil }
+                return parked
+            }
+            #expect(continuation != nil)
+            DispatchQueue.global().async { continuation?.resume() }
             #expect(await waitUntilOffPool { DetachedSleepWarning.printCount(for: scheduler) == 1 })
         }
         #expect(slept.value)

@@ -5,9 +5,9 @@ import Testing
 import TestSupport
 
 /// A queue scheduler hands Dispatch its `ScheduledAction` as a C function's context
-/// (Internal/FunctionSubmission.swift), not as a block, on Linux; these check that the direct
-/// path is the one in use exactly where it should be, and that both paths keep every promise
-/// (CI runs this file, and the whole suite, in a `SCHEDULERS_PORTABLE` build too).
+/// (Sources/Schedulers/Queue/FunctionSubmission.swift), not as a block, on Linux; these check
+/// that the direct path is the one in use exactly where it should be, and that both paths keep
+/// every promise (CI runs this file, and the whole suite, in a `SCHEDULERS_PORTABLE` build too).
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct FunctionSubmissionTests {
     /// Whether this build should submit directly: on Linux unless built with
     /// `SCHEDULERS_PORTABLE` (which makes Linux take the `async` path Apple platforms take).

@@ -1,7 +1,7 @@
 #ifndef SCHEDULERS_CURRENT_SCHEDULER_SLOT_H
 #define SCHEDULERS_CURRENT_SCHEDULER_SLOT_H
 
-// The thread-local slot behind `Scheduler.current` (Sources/Schedulers/CurrentScheduler.swift
+// The thread-local slot behind `Scheduler.current` (Sources/Schedulers/Core/CurrentScheduler.swift
 // says what it holds). It is C because Swift has no thread-local storage of its own: a
 // `_Thread_local` read or write is one instruction relative to the thread pointer once the
 // linker has placed the library, where `pthread_getspecific`/`pthread_setspecific` are calls

@@ -25,7 +25,7 @@ open class QueueScheduler: Scheduler, @unchecked Sendable {
     /// The queue every action runs on. Actions are serial exactly when this queue is.
     public let queue: DispatchQueue
 
-    /// How actions reach ``queue`` without a block per call (Internal/FunctionSubmission.swift).
+    /// How actions reach ``queue`` without a block per call (FunctionSubmission.swift, beside it).
     let submission: FunctionSubmission
 
     /// A scheduler running actions on `queue`, which you own. For a new serial queue of its own,

@@ -112,7 +112,7 @@ import TestSupport
         outer.withCapturedTasks {
             Task { log.append("outer") }
             inner.withCapturedTasks {
-                Task { log.append("inner") }
+                _ = Task { log.append("inner") }
             }
             #expect(outer.pendingCount == 1)
             #expect(inner.pendingCount == 1)

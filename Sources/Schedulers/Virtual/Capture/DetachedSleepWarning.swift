@@ -27,11 +27,16 @@ enum DetachedSleepWarning {
         let isFirst = warned.withLock { entries -> Bool in
             entries.removeAll { $0.scheduler == nil }
             if entries.contains(where: { $0.scheduler === scheduler }) { return false }
-            entries.append(WarnedScheduler(scheduler: scheduler, prints: 1))
+            entries.append(WarnedScheduler(scheduler: scheduler, prints: 0))
             return true
         }
         guard isFirst else { return }
         Warning.emit(message(for: scheduler, call: call()), about: scheduler)
+        // Counted once it is out, so that a test that waits for the count finds the warning in
+        // its capture (counted before, a test could close its capture between the two).
+        warned.withLock { entries in
+            if let index = entries.firstIndex(where: { $0.scheduler === scheduler }) { entries[index].prints += 1 }
+        }
     }
 
     /// The message that names the fix that applies to the sleeping task.

@@ -315,7 +315,7 @@ compare(
     limit: System("testclock") {
         let runs = 200
         let start = DispatchTime.now().uptimeNanoseconds
-        _ = AsyncDebounceWorkload.runOnMainActor {
+        AsyncDebounceWorkload.runOnMainActor {
             for _ in 0..<runs { _ = await ViewModelDebounceWorkload.testClock() }
         }
         let elapsed = DispatchTime.now().uptimeNanoseconds - start

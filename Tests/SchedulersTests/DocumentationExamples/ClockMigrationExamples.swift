@@ -27,7 +27,7 @@ import TestSupport
 
         func load() async {
             var delay = Duration.seconds(1)
-            while attempts < fails {   // stands in for a failing request
+            while attempts < fails {   // failing requests
                 attempts += 1
                 try? await clock.sleep(for: delay)
                 delay *= 2

@@ -25,7 +25,7 @@ import TestSupport
                 do {
                     try await clock.sleep(for: .milliseconds(300))
                 } catch {
-                    return               // a newer query cancelled this one
+                    return   // a newer query cancelled it
                 }
                 results = [query]
             }

@@ -2,101 +2,165 @@
 import Testing
 import TestSupport
 
-/// The (time, sequence) min-heap under TestScheduler: earliest time first, FIFO among equals.
+/// The 4-ary heap under TestScheduler: earliest time first, FIFO among equals, with keys that
+/// hold only a summary of the time, so equal summaries must be ordered by the exact values.
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct VirtualTimeQueueTests {
     typealias Queue = VirtualTimeQueue
     typealias Key = VirtualTimeKey
 
-    private func key(time: Double, sequence: UInt64, slot: Int = 0) -> Key {
-        Key(time: VirtualTime(seconds: time), sequence: sequence, slot: UInt32(slot), isRepeating: false)
+    /// What ``VirtualActionSlots`` keeps for the queue: each slot's exact time and sequence.
+    struct Table: VirtualTimeOrder {
+        var times: [VirtualTime] = []
+        var sequences: [UInt64] = []
+
+        /// A new slot due at `time`, with the next sequence number unless one is given.
+        mutating func add(_ time: VirtualTime, sequence: UInt64? = nil) -> Key {
+            times.append(time)
+            sequences.append(sequence ?? UInt64(sequences.count))
+            return Key(time: time, slot: UInt32(times.count - 1), isRepeating: false)
+        }
+
+        func prefetch(_ slot: UInt32) {}
+
+        func precedes(_ slot: UInt32, _ other: UInt32) -> Bool {
+            let (time, otherTime) = (times[Int(slot)], times[Int(other)])
+            return time < otherTime || (time == otherTime && sequences[Int(slot)] < sequences[Int(other)])
+        }
     }
 
-    private func popAll(_ queue: inout Queue) -> [Key] {
-        var popped: [Key] = []
-        while let entry = queue.popFirst() { popped.append(entry) }
+    private func popAll(_ queue: Queue, _ table: Table) -> [UInt32] {
+        var popped: [UInt32] = []
+        while let key = queue.popFirst(order: table) {
+            popped.append(key.slot)
+            #if DEBUG
+            queue.checkInvariants(order: table)
+            #endif
+        }
         return popped
     }
 
-    private func isSorted(_ entries: [Key]) -> Bool {
-        zip(entries, entries.dropFirst()).allSatisfy { $0.time < $1.time || ($0.time == $1.time && $0.sequence < $1.sequence) }
+    private func isSorted(_ slots: [UInt32], _ table: Table) -> Bool {
+        zip(slots, slots.dropFirst()).allSatisfy { table.precedes($0, $1) }
     }
 
     @Test func anEmptyQueueHasNothingToPop() {
-        var queue = Queue()
+        let queue = Queue()
         #expect(queue.isEmpty && queue.count == 0 && queue.first == nil)
-        #expect(queue.popFirst() == nil)
+        #expect(queue.popFirst(order: Table()) == nil)
     }
 
-    @Test(arguments: [1, 2, 3, 10, 1_000])
+    @Test(arguments: [1, 2, 3, 4, 5, 13, 14, 30, 1_000, 20_000])
     func popsInTimeThenSequenceOrder(count: Int) {
         var random = SeededRandom(seed: UInt64(count))
-        var queue = Queue()
-        for sequence in 0..<UInt64(count) {
-            queue.push(key(time: Double(random.next() % 8), sequence: sequence, slot: Int(sequence)))
+        let queue = Queue()
+        var table = Table()
+        for _ in 0..<count {
+            queue.push(table.add(VirtualTime(seconds: Double(random.next() % 8))), order: table)
             #if DEBUG
-            queue.checkInvariants()
+            if count <= 1_000 { queue.checkInvariants(order: table) }
             #endif
         }
         #expect(queue.count == count)
-        let popped = popAll(&queue)
+        let popped = popAll(queue, table)
         #expect(popped.count == count)
-        #expect(isSorted(popped))
-        #expect(Set(popped.map { Int($0.slot) }) == Set(0..<count))
+        #expect(isSorted(popped, table))
+        #expect(Set(popped.map { Int($0) }) == Set(0..<count))
     }
 
     @Test func sequencesPushedOutOfOrderStillPopBySequenceAmongEqualTimes() {
         // A repeating action is pushed back with its original, lower sequence.
-        var queue = Queue()
+        let queue = Queue()
+        var table = Table()
         for sequence: UInt64 in [5, 2, 9, 0, 7] {
-            queue.push(key(time: 1, sequence: sequence, slot: Int(sequence)))
+            queue.push(table.add(VirtualTime(seconds: 1), sequence: sequence), order: table)
         }
-        #expect(popAll(&queue).map(\.slot) == [0, 2, 5, 7, 9])
+        #expect(popAll(queue, table).map { table.sequences[Int($0)] } == [0, 2, 5, 7, 9])
+    }
+
+    /// Times closer than the summary's resolution share a summary, and still pop in exact order:
+    /// an attosecond apart at 1,000 s and at 2^60 s, at the far end, and below zero.
+    @Test(arguments: [1_000.0, 0x1p60, -1_000.0, 1e300, -1e300])
+    func timesThatShareASummaryPopInExactOrder(around seconds: Double) {
+        let base = VirtualTime(seconds: seconds)
+        let times = (0..<64).map { index in base + VirtualTime(raw: Int128(index * 5 % 8)) }
+        let sharing = times.contains { time in times.contains { $0.coarse == time.coarse && $0 != time } }
+        #expect(sharing || !base.isExact)
+        let queue = Queue()
+        var table = Table()
+        for time in times { queue.push(table.add(time), order: table) }
+        let popped = popAll(queue, table)
+        #expect(isSorted(popped, table))
+        #expect(popped.map { table.times[Int($0)] } == times.sorted())
+    }
+
+    /// The summary keeps the order: `a < b` implies `a.coarse <= b.coarse`, equal values have
+    /// equal summaries, and values that differ by more than its resolution differ in it.
+    @Test func theTimeSummaryKeepsTheOrder() {
+        var random = SeededRandom(seed: 11)
+        var samples: [VirtualTime] = [
+            .zero, VirtualTime(raw: 1), VirtualTime(raw: -1), .greatestFinite, .infinity, .negativeInfinity,
+            VirtualTime(seconds: .leastNonzeroMagnitude), VirtualTime(seconds: 0x1p62), VirtualTime(seconds: -0x1p62),
+            VirtualTime(raw: VirtualTime.exactLimit - 1), VirtualTime(raw: -VirtualTime.exactLimit + 1),
+        ]
+        for _ in 0..<2_000 {
+            let magnitude = Int128(random.next() >> (random.next() % 64)) << (random.next() % 60)
+            samples.append(VirtualTime(raw: random.next() % 2 == 0 ? magnitude : -magnitude))
+            samples.append(VirtualTime(seconds: Double(bitPattern: random.next() & ~(0x7FF << 52) | (UInt64(random.next() % 2047) << 52))))
+        }
+        samples.sort()
+        for (earlier, later) in zip(samples, samples.dropFirst()) {
+            #expect(earlier.coarse <= later.coarse, "\(earlier.raw) < \(later.raw)")
+            if earlier == later { #expect(earlier.coarse == later.coarse) }
+        }
+        #expect(VirtualTime(seconds: 1_000).coarse < VirtualTime(seconds: 1_000.000_000_001).coarse)
+        #expect(VirtualTime(seconds: -1).coarse < VirtualTime.zero.coarse)
     }
 
     @Test func interleavedPushesAndPopsKeepOrder() {
         var random = SeededRandom(seed: 42)
-        var queue = Queue()
-        var sequence: UInt64 = 0
-        var lastPopped: Key?
+        let queue = Queue()
+        var table = Table()
+        var lastPopped: UInt32?
         for _ in 0..<5_000 {
-            if random.next() % 3 == 0, let entry = queue.popFirst() {
+            if random.next() % 3 == 0, let key = queue.popFirst(order: table) {
                 // Pushes never go below the last popped time here, like a scheduler's `now`.
-                if let last = lastPopped {
-                    #expect(last.time < entry.time || (last.time == entry.time && last.sequence < entry.sequence))
-                }
-                lastPopped = entry
+                if let last = lastPopped { #expect(table.precedes(last, key.slot)) }
+                lastPopped = key.slot
             } else {
-                let floor = lastPopped?.time ?? .zero
-                queue.push(Key(time: floor + VirtualTime(seconds: Double(random.next() % 5)), sequence: sequence, slot: 0, isRepeating: false))
-                sequence += 1
+                let floor = lastPopped.map { table.times[Int($0)] } ?? .zero
+                queue.push(table.add(floor + VirtualTime(seconds: Double(random.next() % 5))), order: table)
             }
         }
-        #expect(isSorted(popAll(&queue)))
+        #expect(isSorted(popAll(queue, table), table))
     }
 
     @Test func removeAllKeepsHeapOrder() {
         var random = SeededRandom(seed: 7)
-        var queue = Queue()
-        for sequence in 0..<UInt64(2_000) {
-            queue.push(key(time: Double(random.next() % 50), sequence: sequence, slot: Int(sequence)))
+        let queue = Queue()
+        var table = Table()
+        for _ in 0..<2_000 {
+            queue.push(table.add(VirtualTime(seconds: Double(random.next() % 50))), order: table)
         }
-        queue.removeAll { $0.slot % 3 == 0 }
+        queue.removeAll(where: { $0.slot % 3 == 0 }, order: table)
         #if DEBUG
-        queue.checkInvariants()
+        queue.checkInvariants(order: table)
         #endif
-        let popped = popAll(&queue)
-        #expect(isSorted(popped))
-        #expect(popped.allSatisfy { $0.slot % 3 != 0 })
+        let popped = popAll(queue, table)
+        #expect(isSorted(popped, table))
+        #expect(popped.allSatisfy { $0 % 3 != 0 })
         #expect(popped.count == 2_000 - 667)
     }
 
     @Test func removeAllEmptiesTheQueue() {
-        var queue = Queue()
-        for sequence in 0..<UInt64(10) {
-            queue.push(key(time: 0, sequence: sequence, slot: Int(sequence)))
+        let queue = Queue()
+        var table = Table()
+        for _ in 0..<10 {
+            queue.push(table.add(.zero), order: table)
         }
         #expect(queue.count == 10)
         queue.removeAll()
-        #expect(queue.isEmpty && queue.popFirst() == nil)
+        #expect(queue.isEmpty && queue.popFirst(order: table) == nil)
+        queue.push(table.add(.zero), order: table)
+        #expect(queue.popFirst(order: table)?.slot == 10)
     }
 }

@@ -314,7 +314,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 final class VirtualTimeCore: Sendable {
     struct State {
         var now: VirtualTime
-        var queue = VirtualTimeQueue()
+        let queue = VirtualTimeQueue()
         var slots = VirtualActionSlots()
         var nextSequence: UInt64 = 0
         /// Actions that are scheduled, not disposed, and will still run.
@@ -369,8 +369,11 @@ final class VirtualTimeCore: Sendable {
             let sequence = state.nextSequence
             state.nextSequence &+= 1
             state.liveCount += 1
-            let slot = state.slots.occupy(action, sequence: sequence, interval: interval)
-            push(slot: slot, sequence: sequence, isRepeating: interval != nil, at: due(state.now), into: &state)
+            // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
+            // date becomes the largest finite one, so that running it never makes `now` infinite.
+            let time = max(min(due(state.now), .greatestFinite), state.now)
+            let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
+            state.queue.push(VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil), order: state.slots)
             return (slot, sequence)
         }
         return VirtualAction(core: self, slot: slot, sequence: sequence)
@@ -401,8 +404,11 @@ final class VirtualTimeCore: Sendable {
                 state.liveCount -= 1
                 return
             }
+            // An action that drove the scheduler on may have moved `now` past `next`.
+            next = max(next, state.now)
             state.slots.setQueued(slot, true)
-            push(slot: slot, sequence: sequence, isRepeating: true, at: next, into: &state)
+            state.slots.setTime(slot, next)
+            state.queue.push(VirtualTimeKey(time: next, slot: slot, isRepeating: true), order: state.slots)
         }
         _ = ended
     }
@@ -416,25 +422,28 @@ final class VirtualTimeCore: Sendable {
         state.withLock { state in
             while let first = state.queue.first {
                 guard state.slots.action(at: first.slot) != nil else {
-                    state.queue.popFirst()
+                    state.queue.popFirst(order: state.slots)
                     state.slots.vacate(first.slot, isRepeating: first.isRepeating)
                     state.disposedInQueue -= 1
                     continue
                 }
-                if let limit, first.time > limit { return }
-                state.queue.popFirst()
-                if first.time > state.now { state.now = first.time }
+                let time = state.slots.time(at: first.slot)
+                if let limit, time > limit { return }
+                state.queue.popFirst(order: state.slots)
+                if time > state.now { state.now = time }
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
                     state.slots.setQueued(first.slot, false)
                     action = state.slots.action(at: first.slot)
-                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: true)
+                    let sequence = state.slots.sequence(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: sequence, isRepeating: true)
                 } else {
                     // A one-shot is done once popped: it no longer counts, its slot is free, and
                     // it is released by the caller right after running.
                     state.liveCount -= 1
                     action = state.slots.takeAction(at: first.slot)
-                    popped = Popped(time: state.now, slot: first.slot, sequence: first.sequence, isRepeating: false)
+                    // No sequence: only `requeue` needs it, and reading it would cost a cache miss.
+                    popped = Popped(time: state.now, slot: first.slot, isRepeating: false)
                     state.slots.vacate(first.slot, isRepeating: false)
                 }
                 return
@@ -472,27 +481,21 @@ final class VirtualTimeCore: Sendable {
         _ = discarded
     }
 
-    private func push(slot: UInt32, sequence: UInt64, isRepeating: Bool, at due: VirtualTime, into state: inout State) {
-        // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
-        // date becomes the largest finite one, so that running it never makes `now` infinite.
-        let time = max(min(due, .greatestFinite), state.now)
-        state.queue.push(VirtualTimeKey(time: time, sequence: sequence, slot: slot, isRepeating: isRepeating))
-    }
-
     /// Lazy cancellation leaves disposed actions in the heap; once they are most of it, sweep
     /// them so memory stays proportional to what is pending.
     private func compactIfMostlyDisposed(_ state: inout State) {
         guard state.disposedInQueue > 1024, state.disposedInQueue > state.queue.count / 2 else { return }
-        // Moved out, so that the sweep can read `state.slots` while it edits the queue.
-        var queue = state.queue
-        state.queue = VirtualTimeQueue()
         var vacated: [VirtualTimeKey] = []
-        queue.removeAll { key in
-            guard state.slots.action(at: key.slot) == nil else { return false }
-            vacated.append(key)
-            return true
+        do {
+            // A copy, as the closure may not capture `state` while the queue is edited; it ends
+            // here, so that `vacate` below does not copy the arrays it shares.
+            let slots = state.slots
+            state.queue.removeAll(where: { key in
+                guard slots.action(at: key.slot) == nil else { return false }
+                vacated.append(key)
+                return true
+            }, order: slots)
         }
-        state.queue = queue
         for key in vacated { state.slots.vacate(key.slot, isRepeating: key.isRepeating) }
         state.disposedInQueue = 0
     }

@@ -116,6 +116,25 @@ struct VirtualTime: Hashable, Comparable, Sendable {
         Date(timeIntervalSinceReferenceDate: seconds)
     }
 
+    /// A 64-bit summary that keeps the order, for the heap (``VirtualTimeQueue``): `a < b`
+    /// implies `a.coarse <= b.coarse`, and equal values have equal summaries, so two different
+    /// summaries order their values and only equal ones need the exact values compared. Laid
+    /// out like a floating-point number: the sign, then the position of the magnitude's leading
+    /// one (7 bits), then the 56 bits after it, so values closer than 2^-56 relative share a
+    /// summary (8 fs apart at 1,000 s).
+    var coarse: UInt64 {
+        let magnitude = raw.magnitude
+        var summary: UInt64 = 0
+        if magnitude != 0 {
+            // Below 2^125 (``farBase`` plus a bit pattern): the exponent fits in 7 bits.
+            let leadingZeros = magnitude.leadingZeroBitCount
+            let fraction = UInt64(truncatingIfNeeded: (magnitude &<< leadingZeros) &>> 71) & (1 << 56 - 1)
+            summary = UInt64(128 - leadingZeros) << 56 | fraction
+        }
+        // Negative values below all others, and the larger the magnitude the lower.
+        return raw < 0 ? (1 << 63 - 1) - summary : 1 << 63 | summary
+    }
+
     /// The smallest value after this one: 1 as later, or the next `Double` in the far range.
     var successor: VirtualTime {
         isExact ? VirtualTime(attoseconds: raw + 1) : VirtualTime(seconds: seconds.nextUp)

@@ -1,110 +1,231 @@
-/// A binary min-heap of ``VirtualTimeKey``s keyed on `(time, sequence)`: the earliest time first,
+import CurrentSchedulerSlot
+
+/// A 4-ary min-heap of ``VirtualTimeKey``s in `(time, sequence)` order: the earliest time first,
 /// and among equal times the lowest sequence number, i.e. the first scheduled (FIFO).
+/// Not thread-safe: kept under the scheduler core's lock.
 ///
 /// swift-collections' `Heap` does not break ties FIFO, and sorting an array on every insert
 /// (ReactiveSwift, combine-schedulers) is O(n) per insert; this is O(log n) per push and pop.
 ///
-/// The heap holds only plain keys; what they stand for sits elsewhere, at the key's slot
-/// (``VirtualActionSlots``), and never moves. Sifting a key through 20 levels of a
-/// million-entry heap then copies trivial values, instead of retaining and releasing an item at
-/// every level (which made a debug-build pop about ten times slower: an atomic on a cold object
-/// per copy).
-struct VirtualTimeQueue: Sendable {
-    /// The heap, ordered on `(time, sequence)`.
-    private var keys: [VirtualTimeKey] = []
+/// Laid out for the pop, which at a million pending actions is a chain of cache misses, one per
+/// level the hole goes down:
+/// - A key is 16 bytes: a 64-bit summary of the time (``VirtualTime/coarse``) and the action's
+///   slot (``VirtualActionSlots``). The exact time and the sequence number stay at the slot,
+///   and are read only when two summaries are equal (``VirtualTimeOrder``): equal times, in
+///   practice. (With them in the key, a key was 32 bytes.)
+/// - Four children per node halve the levels of a binary heap, and the four siblings fill one
+///   64-byte cache line exactly: the buffer is 64-byte aligned and the root sits at index 3, so
+///   that each node's children start on a line. A level costs one miss, not two.
+/// - The pop goes down the smallest children to a leaf without comparing the key that fills the
+///   hole (the last one, which almost always belongs near the bottom), then moves it up: three
+///   comparisons a level instead of four (Floyd's variant).
+///
+/// The keys are plain data, so moving them costs no reference counting, even in a debug build.
+final class VirtualTimeQueue: @unchecked Sendable {
+    /// Where the heap starts: index 0 of the heap is `storage + 3` (see the type's comment).
+    private var keys: UnsafeMutablePointer<VirtualTimeKey>?
+    /// Keys that fit before the buffer must grow.
+    private var capacity = 0
+    private(set) var count = 0
 
-    var count: Int { keys.count }
-    var isEmpty: Bool { keys.isEmpty }
+    var isEmpty: Bool { count == 0 }
+
+    deinit {
+        release()
+    }
 
     /// The earliest key. - Complexity: O(1).
-    var first: VirtualTimeKey? { keys.first }
+    var first: VirtualTimeKey? {
+        count == 0 ? nil : keys![0]
+    }
 
     /// - Complexity: O(log n).
-    mutating func push(_ key: VirtualTimeKey) {
-        keys.append(key)
-        siftUp(keys.count - 1)
+    func push(_ key: VirtualTimeKey, order: some VirtualTimeOrder) {
+        if count == capacity { grow() }
+        let keys = keys!
+        var child = count
+        count += 1
+        while child > 0 {
+            let parent = (child - 1) >> 2
+            guard key.precedes(keys[parent], order) else { break }
+            keys[child] = keys[parent]
+            child = parent
+        }
+        keys[child] = key
     }
 
     /// Removes and returns the earliest key. - Complexity: O(log n).
     @discardableResult
-    mutating func popFirst() -> VirtualTimeKey? {
-        guard let last = keys.popLast() else { return nil }
-        guard !keys.isEmpty else { return last }
+    func popFirst(order: some VirtualTimeOrder) -> VirtualTimeKey? {
+        guard count > 0, let keys else { return nil }
         let first = keys[0]
-        keys[0] = last
-        siftDown(0)
+        let count = self.count &- 1
+        self.count = count
+        guard count > 0 else { return first }
+        let last = keys[count]
+        // Beyond what the L2 cache holds (32k keys, 512 KB), each level down is a cache miss.
+        let isLarge = count > 1 << 15
+        // Down the smallest children to a leaf, leaving a hole...
+        var hole = 0
+        var child = 1
+        while child < count {
+            if isLarge {
+                // The next level's line depends on which child wins: start loading all four
+                // candidates' children now (they are contiguous), so the winner's is on its way.
+                let grandchild = child &* 4 &+ 1
+                if grandchild < count {
+                    let line = UnsafeRawPointer(keys + grandchild)
+                    schedulers_prefetch(line)
+                    schedulers_prefetch(line + 64)
+                    schedulers_prefetch(line + 128)
+                    schedulers_prefetch(line + 192)
+                }
+            }
+            let smallest = smallestChild(from: child, count: count, keys, order)
+            // The root's smallest child is (almost always) the next to pop: have its entry
+            // loaded while the rest of this sift runs, rather than when the driver asks for it.
+            if hole == 0 { order.prefetch(keys[smallest].slot) }
+            keys[hole] = keys[smallest]
+            hole = smallest
+            child = hole &* 4 &+ 1
+        }
+        // ...then up from there, to where `last` belongs.
+        while hole > 0 {
+            let parent = (hole &- 1) >> 2
+            guard last.precedes(keys[parent], order) else { break }
+            keys[hole] = keys[parent]
+            hole = parent
+        }
+        keys[hole] = last
         return first
     }
 
     /// Removes the keys matching `isExcluded`, then restores heap order.
     /// - Complexity: O(n).
-    mutating func removeAll(where isExcluded: (VirtualTimeKey) -> Bool) {
-        keys.removeAll(where: isExcluded)
-        for index in stride(from: keys.count / 2 - 1, through: 0, by: -1) {
-            siftDown(index)
+    func removeAll(where isExcluded: (VirtualTimeKey) -> Bool, order: some VirtualTimeOrder) {
+        guard let keys else { return }
+        var kept = 0
+        for index in 0..<count where !isExcluded(keys[index]) {
+            keys[kept] = keys[index]
+            kept += 1
+        }
+        count = kept
+        guard count > 1 else { return }
+        for index in stride(from: (count - 2) >> 2, through: 0, by: -1) {
+            siftDown(index, keys, order)
         }
     }
 
-    /// Empties the queue.
-    mutating func removeAll() {
-        keys = []
+    /// Empties the queue and frees its buffer.
+    func removeAll() {
+        release()
+        count = 0
+        capacity = 0
     }
 
-    private mutating func siftUp(_ start: Int) {
-        keys.withUnsafeMutableBufferPointer { keys in
-            var child = start
-            let key = keys[child]
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard key.precedes(keys[parent]) else { break }
-                keys[child] = keys[parent]
-                child = parent
-            }
-            keys[child] = key
+    /// The index of the smallest of the children from `child` on (up to four, as many as exist).
+    @inline(__always)
+    private func smallestChild(
+        from child: Int, count: Int, _ keys: UnsafeMutablePointer<VirtualTimeKey>, _ order: some VirtualTimeOrder
+    ) -> Int {
+        if child &+ 3 < count {
+            // All four: two independent pairs, then their winners.
+            let left = keys[child &+ 1].precedes(keys[child], order) ? child &+ 1 : child
+            let right = keys[child &+ 3].precedes(keys[child &+ 2], order) ? child &+ 3 : child &+ 2
+            return keys[right].precedes(keys[left], order) ? right : left
         }
+        var smallest = child
+        var index = child &+ 1
+        while index < count {
+            if keys[index].precedes(keys[smallest], order) { smallest = index }
+            index &+= 1
+        }
+        return smallest
     }
 
-    private mutating func siftDown(_ start: Int) {
-        keys.withUnsafeMutableBufferPointer { keys in
-            var parent = start
-            let key = keys[parent]
-            let count = keys.count
-            while true {
-                var child = 2 * parent + 1
-                guard child < count else { break }
-                if child + 1 < count, keys[child + 1].precedes(keys[child]) { child += 1 }
-                guard keys[child].precedes(key) else { break }
-                keys[parent] = keys[child]
-                parent = child
-            }
-            keys[parent] = key
+    /// Moves the key at `start` down to where it belongs (for `removeAll(where:order:)`).
+    private func siftDown(_ start: Int, _ keys: UnsafeMutablePointer<VirtualTimeKey>, _ order: some VirtualTimeOrder) {
+        let key = keys[start]
+        var parent = start
+        while true {
+            let child = 4 * parent + 1
+            guard child < count else { break }
+            let smallest = smallestChild(from: child, count: count, keys, order)
+            guard keys[smallest].precedes(key, order) else { break }
+            keys[parent] = keys[smallest]
+            parent = smallest
         }
+        keys[parent] = key
+    }
+
+    /// Doubles the buffer (16 keys' worth at first), 64-byte aligned with the root at index 3.
+    private func grow() {
+        let lineKeys = 64 / MemoryLayout<VirtualTimeKey>.stride
+        let slots = max(4 * lineKeys, 2 * (capacity + lineKeys - 1))
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: slots * MemoryLayout<VirtualTimeKey>.stride, alignment: 64)
+            .bindMemory(to: VirtualTimeKey.self, capacity: slots)
+        let grown = storage + (lineKeys - 1)
+        if let keys {
+            grown.initialize(from: keys, count: count)
+            release()
+        }
+        keys = grown
+        capacity = slots - (lineKeys - 1)
+    }
+
+    private func release() {
+        guard let keys else { return }
+        let lineKeys = 64 / MemoryLayout<VirtualTimeKey>.stride
+        UnsafeMutableRawPointer(keys - (lineKeys - 1)).deallocate()
+        self.keys = nil
     }
 
     #if DEBUG
-    /// Debug-only check that every parent precedes its children.
-    func checkInvariants() {
-        for index in keys.indices.dropFirst() {
-            precondition(!keys[index].precedes(keys[(index - 1) / 2]), "VirtualTimeQueue: heap order broken at \(index)")
+    /// Debug-only check that every parent precedes its children, and of the layout.
+    func checkInvariants(order: some VirtualTimeOrder) {
+        precondition(MemoryLayout<VirtualTimeKey>.stride == 16, "VirtualTimeQueue: a key is no longer 16 bytes")
+        guard let keys else { return }
+        precondition(Int(bitPattern: keys + 1) % 64 == 0, "VirtualTimeQueue: the root's children do not start a cache line")
+        for index in 1..<max(count, 1) {
+            precondition(!keys[index].precedes(keys[(index - 1) >> 2], order), "VirtualTimeQueue: heap order broken at \(index)")
         }
     }
     #endif
 }
 
-/// A heap key: plain data, not generic, so sifting it costs no reference counting or
-/// generic metadata lookups, even in a debug build. 32 bytes (29 used, aligned to the
-/// `Int128`): at a million pending actions the heap does not fit in the cache, and every byte is
-/// memory traffic, but the time must be exact (``VirtualTime``), which a `Double` is not.
+/// What the queue needs from where the actions live (``VirtualActionSlots``): the exact order of
+/// two actions whose keys' ``VirtualTimeKey/coarseTime``s are equal (by time, then sequence
+/// number), and a hint that an action is about to be popped.
+protocol VirtualTimeOrder {
+    /// Whether the action at `slot` comes before the one at `other`.
+    func precedes(_ slot: UInt32, _ other: UInt32) -> Bool
+
+    /// The action at `slot` will most likely be the next one popped: start loading what the
+    /// driver will read of it. Only a hint; it changes nothing.
+    func prefetch(_ slot: UInt32)
+}
+
+/// A heap key: plain data, 16 bytes, so that four fill a cache line (see ``VirtualTimeQueue``).
 struct VirtualTimeKey: Sendable {
-    var time: VirtualTime
-    var sequence: UInt64
-    /// Where the action sits in ``VirtualActionSlots``.
+    /// ``VirtualTime/coarse`` of the action's due time: comparing two of these orders the keys,
+    /// unless they are equal.
+    var coarseTime: UInt64
+    /// Where the action sits in ``VirtualActionSlots``, with its exact time and sequence number.
     var slot: UInt32
-    /// Kept here so that popping a one-shot action reads nothing but its closure.
+    /// Kept here so that popping a one-shot action reads nothing but its slot's entry.
     var isRepeating: Bool
 
+    init(time: VirtualTime, slot: UInt32, isRepeating: Bool) {
+        coarseTime = time.coarse
+        self.slot = slot
+        self.isRepeating = isRepeating
+    }
+
     @inline(__always)
-    func precedes(_ other: VirtualTimeKey) -> Bool {
-        time < other.time || (time == other.time && sequence < other.sequence)
+    func precedes(_ other: VirtualTimeKey, _ order: some VirtualTimeOrder) -> Bool {
+        // Different summaries decide, in one comparison the compiler can make a conditional move;
+        // equal ones (equal times, in practice) ask for the exact order.
+        if _slowPath(coarseTime == other.coarseTime) { return order.precedes(slot, other.slot) }
+        return coarseTime < other.coarseTime
     }
 }

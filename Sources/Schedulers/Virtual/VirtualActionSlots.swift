@@ -38,18 +38,23 @@ struct VirtualActionSlots: Sendable {
     private var sequences: [UInt64] = []
     /// What a repeating action needs besides, by slot.
     private var repeating: [UInt32: Repeating] = [:]
-    private var vacant: [UInt32] = []
+    /// The most recently vacated slot, or `UInt32.max` if none is free. The free slots form a
+    /// list through their entries' `time`, each holding the next one: no array of its own to
+    /// grow, and a freed slot is reused while its entry is still in the cache.
+    private var firstVacant = UInt32.max
 
     /// Puts `action`, due at `time`, in a free slot (a new one if none is free) and returns that slot.
     ///
     /// - Parameter interval: the time between runs, or nil for a one-shot action.
     mutating func occupy(_ action: @escaping Action, at time: VirtualTime, sequence: UInt64, interval: VirtualTime?) -> UInt32 {
         let slot: UInt32
-        if let free = vacant.popLast() {
-            slot = free
+        if firstVacant != .max {
+            slot = firstVacant
+            firstVacant = UInt32(truncatingIfNeeded: entries[Int(slot)].time.raw)
             entries[Int(slot)] = Entry(action: action, time: time)
             sequences[Int(slot)] = sequence
         } else {
+            // `UInt32.max` itself marks the end of the free list.
             if entries.count >= Int(UInt32.max) {
                 badInput("TestScheduler: more than \(UInt32.max) actions pending at once")
             }
@@ -130,7 +135,8 @@ struct VirtualActionSlots: Sendable {
     mutating func vacate(_ slot: UInt32, isRepeating: Bool) {
         assert(entries[Int(slot)].action == nil, "VirtualActionSlots: vacating a slot that still holds its closure")
         if isRepeating { repeating[slot] = nil }
-        vacant.append(slot)
+        entries[Int(slot)].time = VirtualTime(raw: Int128(firstVacant))
+        firstVacant = slot
     }
 
     /// Empties every slot and hands back the closures that were still there, to be released
@@ -140,7 +146,7 @@ struct VirtualActionSlots: Sendable {
             entries = []
             sequences = []
             repeating = [:]
-            vacant = []
+            firstVacant = .max
         }
         return entries.compactMap(\.action)
     }

@@ -80,10 +80,17 @@ struct VirtualTime: Hashable, Comparable, Sendable {
             raw = Self.farRaw(seconds)
             return
         }
-        let nanoseconds = (seconds * 1e9).rounded()
-        if nanoseconds.magnitude < 0x1p53, nanoseconds / 1e9 == seconds {
-            raw = Int128(Int64(nanoseconds)) * 1_000_000_000
-            return
+        let scaled = seconds * 1e9
+        if scaled.magnitude < 0x1p53 {
+            // `scaled.rounded()` (to nearest, halves away from zero), without the call into libm
+            // that costs every schedule: truncate, then step by the exact remainder.
+            var nanoseconds = Int64(scaled)
+            let rest = scaled - Double(nanoseconds)
+            if rest >= 0.5 { nanoseconds += 1 } else if rest <= -0.5 { nanoseconds -= 1 }
+            if Double(nanoseconds) / 1e9 == seconds {
+                raw = Int128(nanoseconds) * 1_000_000_000
+                return
+            }
         }
         let magnitude = Int128(Self.roundedAttoseconds(seconds.magnitude))
         raw = seconds < 0 ? -magnitude : magnitude

@@ -36,6 +36,7 @@ if [ ${#workloads[@]} -eq 0 ]; then
   for size in 10000 100000 1000000; do
     workloads+=(virtual-ours@$size virtual-heap@$size virtual-collections-heap@$size)
   done
+  workloads+=(virtual-equal-ours@10000 virtual-equal-heap@10000 virtual-equal-collections-heap@10000)
 fi
 small=50000
 large=150000

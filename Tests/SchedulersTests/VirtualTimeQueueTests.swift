@@ -78,7 +78,8 @@ import TestSupport
     }
 
     /// Times closer than the summary's resolution share a summary, and still pop in exact order:
-    /// an attosecond apart at 1,000 s and at 2^60 s, at the far end, and below zero.
+    /// an attosecond apart at 1,000 s and at 2^60 s, and below zero. (At ±1e300 s, beyond the
+    /// exact range, adding an attosecond changes nothing: those cases pop equal times FIFO.)
     @Test(arguments: [1_000.0, 0x1p60, -1_000.0, 1e300, -1e300])
     func timesThatShareASummaryPopInExactOrder(around seconds: Double) {
         let base = VirtualTime(seconds: seconds)

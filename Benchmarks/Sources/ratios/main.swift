@@ -148,6 +148,25 @@ for count in [10_000, 100_000, 1_000_000] {
                     ("Heap", "virtual-collections-heap@\(count)")])
 }
 
+// 4b. The same with every action at one virtual time (a burst of `schedule {}`), where only the
+//     sequence numbers order the actions: no target; the figure says what the worst case costs.
+do {
+    let count = 10_000
+    let times = [Double](repeating: 0, count: count)
+    let batches = 100_000 / count
+    let operations = count * batches
+    compare(
+        "TestScheduler 10k, all at one time", unit: "ns/action", rounds: lightRounds, target: .none,
+        ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
+        limitName: "hand-written binary heap",
+        limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } },
+        peers: [("swift-collections Heap", System("collections", operations: operations) { _ in
+            for _ in 0..<batches { VirtualTimeWorkload.collectionsHeap(times: times) }
+        })],
+        callgrind: [("ours", "virtual-equal-ours@\(count)"), ("limit", "virtual-equal-heap@\(count)"),
+                    ("Heap", "virtual-equal-collections-heap@\(count)")])
+}
+
 // 5. scheduleRecursive.
 compare(
     "scheduleRecursive 1M, immediate", unit: "ns/iteration", rounds: lightRounds, target: .nanoseconds(5),

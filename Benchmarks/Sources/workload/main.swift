@@ -42,6 +42,14 @@ let workloads: [String: (Int) -> () -> Void] = [
         let times = VirtualTimeWorkload.times(count: n)
         return { VirtualTimeWorkload.collectionsHeap(times: times) }
     },
+    // The same, with every action at one virtual time (a burst of `schedule {}`): only the
+    // sequence numbers order them.
+    "virtual-equal-ours": { n in let times = [Double](repeating: 0, count: n); return { VirtualTimeWorkload.ours(times: times) } },
+    "virtual-equal-heap": { n in let times = [Double](repeating: 0, count: n); return { VirtualTimeWorkload.bareHeap(times: times) } },
+    "virtual-equal-collections-heap": { n in
+        let times = [Double](repeating: 0, count: n)
+        return { VirtualTimeWorkload.collectionsHeap(times: times) }
+    },
     "viewmodel-sync": { n in
         { MainActor.assumeIsolated { for _ in 0..<n { precondition(ViewModelDebounceWorkload.oursSynchronous()) } } }
     },

@@ -361,7 +361,7 @@ final class VirtualTimeCore: Sendable {
 
     /// - Parameters:
     ///   - interval: the time between runs, or nil for a one-shot action.
-    ///   - due: when it is due, given `now` (a past or infinite time is fixed by `push`).
+    ///   - due: when it is due, given `now` (a past or infinite time is clamped here).
     func enqueue(
         interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
     ) -> VirtualAction {

@@ -4,7 +4,7 @@ import CurrentSchedulerSlot
 /// the ``VirtualTimeQueue``. Not thread-safe: kept under the scheduler core's lock.
 ///
 /// Laid out for the pop, which at a million pending actions is memory-bound: popping a one-shot
-/// action reads its due time and takes its closure, one 32-byte ``Entry`` (half a cache line),
+/// action reads its due time and takes its closure, one 32-byte ``Entry``,
 /// and touches nothing else at random (not the action's disposable, not `sequences`, which the
 /// queue reads only to order equal times). A closure of nil marks an action that was disposed,
 /// or has run, or whose slot is free. A one-shot action needs 8 bytes more, its sequence
@@ -22,7 +22,8 @@ struct VirtualActionSlots: Sendable {
     /// coming out (measured: 3 allocations per action instead of 1).
     struct Entry {
         var action: Action?
-        /// When it is due: exact, while its key in the queue holds only a summary.
+        /// When it is due: exact, while its key in the queue holds only a summary. While the
+        /// slot is free, the next free slot instead (``VirtualActionSlots/freeLink(to:)``).
         var time: VirtualTime
     }
 
@@ -50,7 +51,7 @@ struct VirtualActionSlots: Sendable {
         let slot: UInt32
         if firstVacant != .max {
             slot = firstVacant
-            firstVacant = UInt32(truncatingIfNeeded: entries[Int(slot)].time.raw)
+            firstVacant = Self.nextFree(after: entries[Int(slot)].time)
             entries[Int(slot)] = Entry(action: action, time: time)
             sequences[Int(slot)] = sequence
         } else {
@@ -74,10 +75,12 @@ struct VirtualActionSlots: Sendable {
         entries[Int(slot)].action
     }
 
-    /// When the action at `slot` is due.
+    /// When the action at `slot` is due. The slot must be occupied.
     @inline(__always)
     func time(at slot: UInt32) -> VirtualTime {
-        entries[Int(slot)].time
+        let time = entries[Int(slot)].time
+        assert(!Self.isFreeLink(time), "VirtualActionSlots: reading the time of a free slot")
+        return time
     }
 
     /// The sequence number of the action at `slot`.
@@ -131,11 +134,13 @@ struct VirtualActionSlots: Sendable {
         repeating[slot]!.isQueued = isQueued
     }
 
-    /// Frees `slot` for reuse. Its closure must have been taken already.
+    /// Frees `slot` for reuse. Its closure must have been taken already, and its key must be out
+    /// of the queue (nothing may read its time any more).
     mutating func vacate(_ slot: UInt32, isRepeating: Bool) {
+        assert(!Self.isFreeLink(entries[Int(slot)].time), "VirtualActionSlots: vacating a slot that is already free")
         assert(entries[Int(slot)].action == nil, "VirtualActionSlots: vacating a slot that still holds its closure")
         if isRepeating { repeating[slot] = nil }
-        entries[Int(slot)].time = VirtualTime(raw: Int128(firstVacant))
+        entries[Int(slot)].time = Self.freeLink(to: firstVacant)
         firstVacant = slot
     }
 
@@ -152,10 +157,33 @@ struct VirtualActionSlots: Sendable {
     }
 }
 
+extension VirtualActionSlots {
+    /// A free slot's link to the next free one, stored in its entry's `time`: far below any
+    /// time a ``VirtualTime`` can hold (whose magnitude stays under 2^124), so that reading it
+    /// as a time by mistake is caught by the assertions, not taken for a moment near 2001.
+    static func freeLink(to slot: UInt32) -> VirtualTime {
+        VirtualTime(raw: Int128.min + Int128(slot))
+    }
+
+    static func nextFree(after link: VirtualTime) -> UInt32 {
+        assert(isFreeLink(link), "VirtualActionSlots: a free slot without a link")
+        return UInt32(truncatingIfNeeded: link.raw - Int128.min)
+    }
+
+    static func isFreeLink(_ time: VirtualTime) -> Bool {
+        time.raw <= Int128.min + Int128(UInt32.max)
+    }
+}
+
 extension VirtualActionSlots: VirtualTimeOrder {
     /// By due time, then by sequence number: the scheduler's order (see ``VirtualTimeQueue``).
+    /// Inlined: with many actions at one time (a burst of `schedule {}`), every comparison in
+    /// the heap comes here.
+    @inline(__always)
     func precedes(_ slot: UInt32, _ other: UInt32) -> Bool {
         let time = entries[Int(slot)].time, otherTime = entries[Int(other)].time
-        return time < otherTime || (time == otherTime && sequences[Int(slot)] < sequences[Int(other)])
+        assert(!Self.isFreeLink(time) && !Self.isFreeLink(otherTime), "VirtualActionSlots: ordering a free slot")
+        if time != otherTime { return time < otherTime }
+        return sequences[Int(slot)] < sequences[Int(other)]
     }
 }

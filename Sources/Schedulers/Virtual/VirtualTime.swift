@@ -16,7 +16,8 @@ import Foundation
 /// (`±(2^123 + bits)`), so that one integer comparison orders everything and an action at
 /// `greatestFiniteMagnitude` still runs.
 ///
-/// Plain data (one `Int128`), so the heap sifts it without reference counting.
+/// Plain data (one `Int128`). The heap orders 64-bit summaries of it (``coarse``), and compares
+/// two exact values only when their summaries are equal.
 struct VirtualTime: Hashable, Comparable, Sendable {
     /// Attoseconds since the reference date when its magnitude is below ``exactLimit``; else the
     /// far encoding. Canonical: each value has one representation, so `==` is `raw ==`.
@@ -127,8 +128,8 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     /// implies `a.coarse <= b.coarse`, and equal values have equal summaries, so two different
     /// summaries order their values and only equal ones need the exact values compared. Laid
     /// out like a floating-point number: the sign, then the position of the magnitude's leading
-    /// one (7 bits), then the 56 bits after it, so values closer than 2^-56 relative share a
-    /// summary (8 fs apart at 1,000 s).
+    /// one (7 bits), then the 56 bits after it. Values closer than 2^-56 relative may share a
+    /// summary (within 8 fs of each other at 1,000 s); below 2^57 as (144 s) none do.
     var coarse: UInt64 {
         let magnitude = raw.magnitude
         var summary: UInt64 = 0

@@ -130,41 +130,26 @@ for (place, scheduler, inAction, suffix) in [("main thread", Scheduler.main, fal
 }
 
 // 4. TestScheduler at seeded random virtual times, against what a user would write with
-//    swift-collections' Heap (the reference) and a hand-written binary heap (the limit).
-for count in [10_000, 100_000, 1_000_000] {
-    let times = VirtualTimeWorkload.times(count: count)
+//    swift-collections' Heap (the reference) and a hand-written binary heap (the limit); then the
+//    same with every action at one virtual time (a burst of `schedule {}`), where only the
+//    sequence numbers order the actions: no target there, the figure says what that case costs.
+for (count, atOneTime) in [(10_000, false), (100_000, false), (1_000_000, false), (10_000, true)] {
+    let times = atOneTime ? [Double](repeating: 0, count: count) : VirtualTimeWorkload.times(count: count)
     let batches = max(1, 100_000 / count)
     let operations = count * batches
+    let workload = atOneTime ? "virtual-equal" : "virtual"
     compare(
-        "TestScheduler \(count == million ? "1M" : "\(count / 1000)k")", unit: "ns/action",
-        rounds: count == million ? heavyRounds : lightRounds, target: .ratioTo("swift-collections Heap", 1.3),
+        "TestScheduler \(count == million ? "1M" : "\(count / 1000)k")\(atOneTime ? ", all at one time" : "")", unit: "ns/action",
+        rounds: count == million ? heavyRounds : lightRounds,
+        target: atOneTime ? .none : .ratioTo("swift-collections Heap", 1.3),
         ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
         limitName: "hand-written binary heap",
         limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } },
         peers: [("swift-collections Heap", System("collections", operations: operations) { _ in
             for _ in 0..<batches { VirtualTimeWorkload.collectionsHeap(times: times) }
         })],
-        callgrind: [("ours", "virtual-ours@\(count)"), ("limit", "virtual-heap@\(count)"),
-                    ("Heap", "virtual-collections-heap@\(count)")])
-}
-
-// 4b. The same with every action at one virtual time (a burst of `schedule {}`), where only the
-//     sequence numbers order the actions: no target; the figure says what the worst case costs.
-do {
-    let count = 10_000
-    let times = [Double](repeating: 0, count: count)
-    let batches = 100_000 / count
-    let operations = count * batches
-    compare(
-        "TestScheduler 10k, all at one time", unit: "ns/action", rounds: lightRounds, target: .none,
-        ours: System("ours", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.ours(times: times) } },
-        limitName: "hand-written binary heap",
-        limit: System("heap", operations: operations) { _ in for _ in 0..<batches { VirtualTimeWorkload.bareHeap(times: times) } },
-        peers: [("swift-collections Heap", System("collections", operations: operations) { _ in
-            for _ in 0..<batches { VirtualTimeWorkload.collectionsHeap(times: times) }
-        })],
-        callgrind: [("ours", "virtual-equal-ours@\(count)"), ("limit", "virtual-equal-heap@\(count)"),
-                    ("Heap", "virtual-equal-collections-heap@\(count)")])
+        callgrind: [("ours", "\(workload)-ours@\(count)"), ("limit", "\(workload)-heap@\(count)"),
+                    ("Heap", "\(workload)-collections-heap@\(count)")])
 }
 
 // 5. scheduleRecursive.

@@ -1,0 +1,199 @@
+@_spi(SchedulersInternal) import Disposables
+import Synchronization
+
+/// The state a ``TestScheduler`` shares with its scheduled actions. Pending actions point here
+/// rather than at the scheduler, so that they do not keep it alive.
+///
+/// Nothing here points at an action's disposable (``VirtualAction``): the queue holds plain keys
+/// and the closures sit in ``VirtualActionSlots``, so running a million actions in time order
+/// touches no object allocated in schedule order, and a disposable nobody keeps is freed at once.
+final class VirtualTimeCore: Sendable {
+    struct State {
+        var now: VirtualTime
+        let queue = VirtualTimeQueue()
+        var slots = VirtualActionSlots()
+        var nextSequence: UInt64 = 0
+        /// Actions that are scheduled, not disposed, and will still run.
+        var liveCount = 0
+        /// Disposed actions still sitting in `queue`, waiting to be skipped.
+        var disposedInQueue = 0
+    }
+
+    /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
+    /// one, what `requeue` needs to put it back. (The closure comes back as the result: kept in
+    /// here, it cost a retain and a release per action.)
+    struct Popped {
+        var time = VirtualTime.zero
+        var slot: UInt32 = 0
+        var sequence: UInt64 = 0
+        var isRepeating = false
+    }
+
+    let state: Lock<State>
+
+    init(now: VirtualTime) {
+        state = Lock(State(now: now))
+    }
+
+    /// The virtual time: where the scheduler was driven to, or the running action's due time.
+    var now: VirtualTime {
+        state.withLock { $0.now }
+    }
+
+    /// The warnings this scheduler has printed (``VirtualTimeCore/OnceWarning`` bits).
+    private let warned = Atomic<UInt8>(0)
+
+    /// The warnings a scheduler prints at most once.
+    enum OnceWarning: UInt8 {
+        case drivenOffTheMainActor = 1
+        case synchronousMainActorUnavailable = 2
+        case runStoppedAtRepeatingActions = 4
+    }
+
+    /// Whether `warning` is due: true the first time only.
+    func warnOnce(_ warning: OnceWarning) -> Bool {
+        warned.bitwiseOr(warning.rawValue, ordering: .relaxed).oldValue & warning.rawValue == 0
+    }
+
+    /// - Parameters:
+    ///   - interval: the time between runs, or nil for a one-shot action.
+    ///   - due: when it is due, given `now` (a past or infinite time is clamped here).
+    func enqueue(
+        interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
+    ) -> VirtualAction {
+        let (slot, sequence) = state.withLock { state in
+            let sequence = state.nextSequence
+            state.nextSequence &+= 1
+            state.liveCount += 1
+            // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
+            // date becomes the largest finite one, so that running it never makes `now` infinite.
+            let time = max(min(due(state.now), .greatestFinite), state.now)
+            let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
+            state.queue.push(VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil), order: state.slots)
+            return (slot, sequence)
+        }
+        return VirtualAction(core: self, slot: slot, sequence: sequence)
+    }
+
+    /// Puts a repeating action back, one interval after it last ran, unless it was disposed.
+    /// A repeat whose next time is not finite ends: it is released and no longer pending.
+    func requeue(slot: UInt32, sequence: UInt64, ranAt time: VirtualTime) {
+        // The closure of a repeat that ends leaves the lock here, to be released outside it.
+        var ended: (@Sendable () -> Void)?
+        state.withLock { state in
+            guard state.slots.isOwned(slot, by: sequence) else { return }
+            guard state.slots.action(at: slot) != nil else {
+                // Disposed while it ran: nothing refers to the slot any more.
+                state.slots.vacate(slot, isRepeating: true)
+                return
+            }
+            // An interval below an attosecond (a `Double` of 1e-20 s), or one that vanishes in
+            // `Double` rounding beyond the exact range, must still move on, or `advance` would
+            // run this action forever without reaching its target.
+            var next = time + state.slots.interval(at: slot)
+            if next <= time { next = time.successor }
+            guard next <= .greatestFinite else {
+                // Past the largest finite time (the interval overflowed a `Double`): it would
+                // be clamped back to the time it just ran at, and run there forever.
+                ended = state.slots.takeAction(at: slot)
+                state.slots.vacate(slot, isRepeating: true)
+                state.liveCount -= 1
+                return
+            }
+            // An action that drove the scheduler on may have moved `now` past `next`.
+            next = max(next, state.now)
+            state.slots.setQueued(slot, true)
+            state.slots.setTime(slot, next)
+            state.queue.push(VirtualTimeKey(time: next, slot: slot, isRepeating: true), order: state.slots)
+        }
+        _ = ended
+    }
+
+    /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
+    /// Disposed actions met on the way are dropped.
+    func popNext(through limit: VirtualTime?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
+        // The closure leaves the lock through a captured local, never as `withLock`'s generic
+        // result: that would reabstract it, two allocations per action (measured).
+        var action: (@Sendable () -> Void)?
+        state.withLock { state in
+            while let first = state.queue.first {
+                guard state.slots.action(at: first.slot) != nil else {
+                    state.queue.popFirst(order: state.slots)
+                    state.slots.vacate(first.slot, isRepeating: first.isRepeating)
+                    state.disposedInQueue -= 1
+                    continue
+                }
+                let time = state.slots.time(at: first.slot)
+                if let limit, time > limit { return }
+                state.queue.popFirst(order: state.slots)
+                if time > state.now { state.now = time }
+                if first.isRepeating {
+                    // It keeps its slot (and its place among equal times) while it runs.
+                    state.slots.setQueued(first.slot, false)
+                    action = state.slots.action(at: first.slot)
+                    let sequence = state.slots.sequence(at: first.slot)
+                    popped = Popped(time: state.now, slot: first.slot, sequence: sequence, isRepeating: true)
+                } else {
+                    // A one-shot is done once popped: it no longer counts, its slot is free, and
+                    // it is released by the caller right after running.
+                    state.liveCount -= 1
+                    action = state.slots.takeAction(at: first.slot)
+                    // No sequence: only `requeue` needs it, and reading it would cost a cache miss.
+                    popped = Popped(time: state.now, slot: first.slot, isRepeating: false)
+                    state.slots.vacate(first.slot, isRepeating: false)
+                }
+                return
+            }
+        }
+        return action.take()
+    }
+
+    /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.
+    /// Does nothing if the action has run or was disposed, even if its slot has a new occupant.
+    func dispose(slot: UInt32, sequence: UInt64) -> (@Sendable () -> Void)? {
+        var action: (@Sendable () -> Void)?
+        state.withLock { state in
+            guard state.slots.isOwned(slot, by: sequence), let taken = state.slots.takeAction(at: slot) else { return }
+            action = taken
+            state.liveCount -= 1
+            // A repeating action that is running is out of the queue: `requeue` frees its slot.
+            if state.slots.isQueued(slot) {
+                state.disposedInQueue += 1
+                compactIfMostlyDisposed(&state)
+            }
+        }
+        return action
+    }
+
+    /// Releases everything pending without running it (the scheduler's deinit).
+    func discardPending() {
+        let discarded = state.withLock { state in
+            state.queue.removeAll()
+            state.liveCount = 0
+            state.disposedInQueue = 0
+            return state.slots.removeAll()
+        }
+        // Released here, outside the lock: a closure's captures may run arbitrary deinit code.
+        _ = discarded
+    }
+
+    /// Lazy cancellation leaves disposed actions in the heap; once they are most of it, sweep
+    /// them so memory stays proportional to what is pending.
+    private func compactIfMostlyDisposed(_ state: inout State) {
+        guard state.disposedInQueue > 1024, state.disposedInQueue > state.queue.count / 2 else { return }
+        var vacated: [VirtualTimeKey] = []
+        do {
+            // A copy, as the closure may not capture `state` while the queue is edited; it ends
+            // here, so that `vacate` below does not copy the arrays it shares.
+            let slots = state.slots
+            state.queue.removeAll(where: { key in
+                guard slots.action(at: key.slot) == nil else { return false }
+                vacated.append(key)
+                return true
+            }, order: slots)
+        }
+        for key in vacated { state.slots.vacate(key.slot, isRepeating: key.isRepeating) }
+        state.disposedInQueue = 0
+    }
+}
+

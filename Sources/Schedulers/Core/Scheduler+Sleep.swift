@@ -10,7 +10,7 @@ extension Scheduler {
     /// `TaskExecutor`; on a ``TestScheduler`` it then continues within the same `advance`).
     ///
     /// - Parameter duration: how long to sleep on this scheduler's clock; zero or negative resumes
-    ///   as soon as possible.
+    ///   as soon as possible (on a ``TestScheduler``, at once: virtual time is already there).
     /// - Throws: `CancellationError` as soon as the task is cancelled (before or during the
     ///   sleep): the wake-up is disposed and the task does not wait for the scheduler. Also
     ///   thrown if the scheduler releases the wake-up without running it (a deinitialised
@@ -25,7 +25,11 @@ extension Scheduler {
     /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
     /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.
     public func sleep(for duration: Duration) async throws {
-        if let test = self as? TestScheduler { DetachedSleepWarning.check(test, call: "sleep(for:)") }
+        if let test = self as? TestScheduler {
+            // Virtual time is already there: nothing to wait for, and no drive is needed.
+            if duration <= .zero { return try Task.checkCancellation() }
+            DetachedSleepWarning.check(test, call: "sleep(for:)")
+        }
         let target = asyncTarget
         try await Sleeper.sleep { wake in target.schedule(after: duration, wake) }
     }
@@ -38,7 +42,10 @@ extension Scheduler {
     /// - Throws: `CancellationError`, as ``sleep(for:)``, which also says when a
     ///   ``TestScheduler`` warns.
     public func sleep(until date: Date) async throws {
-        if let test = self as? TestScheduler { DetachedSleepWarning.check(test, call: "sleep(until:)") }
+        if let test = self as? TestScheduler {
+            if date <= test.now { return try Task.checkCancellation() }
+            DetachedSleepWarning.check(test, call: "sleep(until:)")
+        }
         let target = asyncTarget
         try await Sleeper.sleep { wake in target.schedule(after: date, wake) }
     }

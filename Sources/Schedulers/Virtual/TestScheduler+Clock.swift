@@ -120,8 +120,8 @@ extension TestScheduler {
         /// Zero: virtual time has no granularity.
         public var minimumResolution: Duration { .zero }
 
-        /// Suspends until the scheduler's virtual time reaches `deadline` (a past deadline: at the
-        /// next step). `tolerance` is ignored.
+        /// Suspends until the scheduler's virtual time reaches `deadline`; a deadline at or before
+        /// ``now`` returns at once, without waiting for a drive. `tolerance` is ignored.
         ///
         /// A task that sleeps here while running elsewhere than on the scheduler (neither
         /// preferring it nor captured by ``TestScheduler/withCapturedTasks(_:)``) makes the
@@ -136,6 +136,9 @@ extension TestScheduler {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
             if let scheduler = reference.scheduler as? TestScheduler {
+                // Virtual time is already there: return without waiting for a drive, which a
+                // test body awaiting this would never get (the contract's "sleep until now").
+                if deadline.time <= scheduler.core.now { return try Task.checkCancellation() }
                 DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
             }
             // At the exact instant: through a `Date` it could round past an `advance` target.

@@ -33,10 +33,17 @@ extension TestScheduler: TaskExecutor {
     }
 
     /// Queues `job` like ``schedule(_:)``: the one path for the jobs of a task that prefers this
-    /// scheduler and for those ``withCapturedTasks(_:)`` captures.
+    /// scheduler and for those ``withCapturedTasks(_:)`` captures. Each runs with this
+    /// scheduler as its task executor. A `Task.yield()`'s job waits for the current moment to
+    /// run out (YieldedJob.swift).
     func enqueueCaptured(_ job: UnownedJob) {
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
-        _ = core.enqueue(interval: nil, action: { job.runSynchronously(on: executor) }) { now in now }
+        let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }
+        if YieldedJob.isYield(job) {
+            core.holdYield(run)
+        } else {
+            _ = core.enqueue(interval: nil, action: run) { now in now }
+        }
     }
 }

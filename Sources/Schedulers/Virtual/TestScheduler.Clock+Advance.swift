@@ -56,7 +56,8 @@ extension TestScheduler {
     func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
         // Never backwards, as `advance(to:)`.
         let limit = max(target, core.now)
-        while await driveOne(through: limit, isolation: isolation) {}
+        var moment = VirtualTimeCore.DriveMoment()
+        while await driveOne(through: limit, &moment, isolation: isolation) {}
         guard limit.isFinite else { return }
         core.state.withLock { state in
             if limit > state.now { state.now = limit }
@@ -65,6 +66,7 @@ extension TestScheduler {
 
     /// The drive behind `Clock.run()`.
     func driveUntilIdle(isolation: isolated (any Actor)?) async {
+        var moment = VirtualTimeCore.DriveMoment()
         while true {
             let (pending, repeating) = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
             if pending == 0 { return }
@@ -78,17 +80,21 @@ extension TestScheduler {
                 }
                 return
             }
-            _ = await driveOne(through: nil, isolation: isolation)
+            // Only held yields left, already released at this moment: nothing runs until an
+            // advance moves time.
+            if await !driveOne(through: nil, &moment, isolation: isolation) { return }
         }
     }
 
     /// Runs the next action due by `limit` (any, if nil), then whatever main-actor jobs it left
     /// for the main actor, then yields the caller's actor if that is another actor.
     /// - Returns: whether an action ran.
-    private func driveOne(through limit: VirtualTime?, isolation: isolated (any Actor)?) async -> Bool {
+    func driveOne(
+        through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment, isolation: isolated (any Actor)?
+    ) async -> Bool {
         let drive = AsyncDrive()
         var ran = false
-        driver.drive { ran = drive.run { runNext(through: limit) } }
+        driver.drive { ran = drive.run { runNext(through: limit, &moment) } }
         let deferred = drive.takeDeferred()
         if !deferred.isEmpty {
             // Not captured on the way: this hop is the test's own.

@@ -48,6 +48,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// started by this scheduler's actions and jobs are captured too.
     private let capturesTasks = Atomic<Bool>(false)
 
+    /// ``waitWarningDelay``, in nanoseconds.
+    let waitWarningNanoseconds = Atomic<Int64>(3_000_000_000)
+
+    /// Counts the parkings of an asynchronous capture's driver, so that a warning armed for one
+    /// parking does not fire in a later one (CapturedBodyDriver.swift).
+    let parkGeneration = Atomic<UInt64>(0)
+
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are
@@ -208,7 +215,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs the earliest pending action, moving ``now`` forward to its date if that is later.
     /// Does nothing when none is pending. Disposed actions are skipped and use up no step.
     public func step() {
-        driver.drive { _ = runNext(through: nil) }
+        driver.drive {
+            var moment = VirtualTimeCore.DriveMoment()
+            _ = runNext(through: nil, &moment)
+        }
     }
 
     /// Runs at most `ticks` pending actions, as ``step()`` would, one after another.
@@ -218,8 +228,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func step(_ ticks: Int) {
         if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }
         driver.drive {
+            var moment = VirtualTimeCore.DriveMoment()
             for _ in 0..<ticks {
-                guard runNext(through: nil) else { return }
+                guard runNext(through: nil, &moment) else { return }
             }
         }
     }
@@ -229,7 +240,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Never returns while a repeating action is live: dispose it from one of the actions, or
     /// use ``advance(by:)-(TimeInterval)`` instead.
     public func stepAll() {
-        driver.drive { while runNext(through: nil) {} }
+        driver.drive {
+            var moment = VirtualTimeCore.DriveMoment()
+            while runNext(through: nil, &moment) {}
+        }
     }
 
     /// Runs, in order, every action due up to `now + interval`, including those scheduled
@@ -284,7 +298,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func run(through target: VirtualTime) {
         // Never backwards: an earlier target (-infinity included) runs what is due at `now`.
         let limit = max(target, core.now)
-        while runNext(through: limit) {}
+        var moment = VirtualTimeCore.DriveMoment()
+        while runNext(through: limit, &moment) {}
         guard limit.isFinite else { return }
         core.state.withLock { state in
             if limit > state.now { state.now = limit }
@@ -294,9 +309,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Pops the next live action due no later than `limit` (any, if nil), moving `now` to its
     /// time if later, and runs it here, outside the lock. Call it while driving.
     /// - Returns: whether one ran.
-    func runNext(through limit: VirtualTime?) -> Bool {
+    func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
         var next = VirtualTimeCore.Popped()
-        guard let action = core.popNext(through: limit, &next) else { return false }
+        guard let action = core.popNext(through: limit, &next, moment: &moment) else { return false }
         performAsCurrentScheduler(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)

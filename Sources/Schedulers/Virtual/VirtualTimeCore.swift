@@ -17,6 +17,34 @@ final class VirtualTimeCore: Sendable {
         var liveCount = 0
         /// Disposed actions still sitting in `queue`, waiting to be skipped.
         var disposedInQueue = 0
+        /// The driver of an asynchronous capture, parked until work is due at `now`
+        /// (``CapturedBodyDriver``); `enqueue` wakes it.
+        var parkedDriver: CheckedContinuation<Void, Never>?
+        /// Jobs that yielded (YieldedJob.swift), waiting for the current moment to run out.
+        /// Counted in `liveCount`.
+        var heldYields: [@Sendable () -> Void] = []
+    }
+
+    /// What one drive remembers between its steps: the moment at which it last released the
+    /// held yields, since it releases them at most once per moment.
+    ///
+    /// Kept as two 64-bit halves rather than a `VirtualTime` (an `Int128`): the asynchronous
+    /// drive holds it across suspensions, and the Swift 6.3 compiler on Linux miscompiles
+    /// 16-byte-aligned values held in async frames at -Onone (measured: a wrong value, then a hang).
+    struct DriveMoment {
+        private var high: Int64 = 0
+        private var low: UInt64 = 0
+        private var hasReleased = false
+
+        var yieldsReleasedAt: VirtualTime? {
+            get { hasReleased ? VirtualTime(raw: Int128(high) << 64 | Int128(low)) : nil }
+            set {
+                hasReleased = newValue != nil
+                let raw = newValue?.raw ?? 0
+                high = Int64(truncatingIfNeeded: raw >> 64)
+                low = UInt64(truncatingIfNeeded: raw)
+            }
+        }
     }
 
     /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
@@ -48,6 +76,7 @@ final class VirtualTimeCore: Sendable {
         case drivenOffTheMainActor = 1
         case synchronousMainActorUnavailable = 2
         case runStoppedAtRepeatingActions = 4
+        case waitingForTime = 8
     }
 
     /// Whether `warning` is due: true the first time only.
@@ -61,6 +90,8 @@ final class VirtualTimeCore: Sendable {
     func enqueue(
         interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
     ) -> VirtualAction {
+        // Taken out under the lock, resumed after it (a captured local, as in `popNext`).
+        var parked: CheckedContinuation<Void, Never>?
         let (slot, sequence) = state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence &+= 1
@@ -70,8 +101,10 @@ final class VirtualTimeCore: Sendable {
             let time = max(min(due(state.now), .greatestFinite), state.now)
             let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
             state.queue.push(VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil), order: state.slots)
+            if state.parkedDriver != nil, time <= state.now { parked = state.parkedDriver.take() }
             return (slot, sequence)
         }
+        parked?.resume()
         return VirtualAction(core: self, slot: slot, sequence: sequence)
     }
 
@@ -111,12 +144,19 @@ final class VirtualTimeCore: Sendable {
 
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
     /// Disposed actions met on the way are dropped.
-    func popNext(through limit: VirtualTime?, _ popped: inout Popped) -> (@Sendable () -> Void)? {
+    func popNext(
+        through limit: VirtualTime?, _ popped: inout Popped, moment: inout DriveMoment
+    ) -> (@Sendable () -> Void)? {
         // The closure leaves the lock through a captured local, never as `withLock`'s generic
         // result: that would reabstract it, two allocations per action (measured).
         var action: (@Sendable () -> Void)?
         state.withLock { state in
-            while let first = state.queue.first {
+            while true {
+                guard let first = state.queue.first else {
+                    // Nothing queued: yields held at this moment get their one release.
+                    guard Self.releaseHeldYields(&state, &moment) else { return }
+                    continue
+                }
                 guard state.slots.action(at: first.slot) != nil else {
                     state.queue.popFirst(order: state.slots)
                     state.slots.vacate(first.slot, isRepeating: first.isRepeating)
@@ -124,6 +164,8 @@ final class VirtualTimeCore: Sendable {
                     continue
                 }
                 let time = state.slots.time(at: first.slot)
+                // The moment has nothing else due: the yields held in it run before time moves.
+                if time > state.now, Self.releaseHeldYields(&state, &moment) { continue }
                 if let limit, time > limit { return }
                 state.queue.popFirst(order: state.slots)
                 if time > state.now { state.now = time }
@@ -148,6 +190,46 @@ final class VirtualTimeCore: Sendable {
         return action.take()
     }
 
+    /// The time of the earliest live action (disposed ones met on the way are dropped), or nil
+    /// when nothing is pending.
+    func earliestPendingTime() -> VirtualTime? {
+        state.withLock { state in Self.dropDisposedHead(&state) }
+    }
+
+    /// Parks `driver` until work is due at `now` (``unpark()`` or `enqueue` resumes it).
+    /// - Returns: false, without parking, when work is due already or `isDone` says so
+    ///   (checked under the lock, so a wake-up between the check and the parking is not lost).
+    func park(_ driver: CheckedContinuation<Void, Never>, unless isDone: () -> Bool) -> Bool {
+        state.withLock { state in
+            if isDone() { return false }
+            if let first = Self.dropDisposedHead(&state), first <= state.now { return false }
+            precondition(state.parkedDriver == nil, "TestScheduler: two asynchronous captures wait on one scheduler at once")
+            state.parkedDriver = driver
+            return true
+        }
+    }
+
+    /// Wakes the parked driver, if any.
+    func unpark() {
+        state.withLock { $0.parkedDriver.take() }?.resume()
+    }
+
+    /// Whether a driver is parked (for the warning that it waits for time).
+    var hasParkedDriver: Bool {
+        state.withLock { $0.parkedDriver != nil }
+    }
+
+    /// Drops disposed actions from the head of the queue; returns the first live one's time.
+    private static func dropDisposedHead(_ state: inout State) -> VirtualTime? {
+        while let first = state.queue.first {
+            guard state.slots.action(at: first.slot) == nil else { return state.slots.time(at: first.slot) }
+            state.queue.popFirst(order: state.slots)
+            state.slots.vacate(first.slot, isRepeating: first.isRepeating)
+            state.disposedInQueue -= 1
+        }
+        return nil
+    }
+
     /// Called by `VirtualAction.dispose()`: returns the closure, to be released outside the lock.
     /// Does nothing if the action has run or was disposed, even if its slot has a new occupant.
     func dispose(slot: UInt32, sequence: UInt64) -> (@Sendable () -> Void)? {
@@ -165,13 +247,43 @@ final class VirtualTimeCore: Sendable {
         return action
     }
 
+    /// Holds a job that yielded until the current moment has nothing else due (YieldedJob.swift).
+    func holdYield(_ run: @escaping @Sendable () -> Void) {
+        var parked: CheckedContinuation<Void, Never>?
+        state.withLock { state in
+            state.liveCount += 1
+            state.heldYields.append(run)
+            parked = state.parkedDriver.take()
+        }
+        parked?.resume()
+    }
+
+    /// Queues the held yields at `now`, unless this drive has released them at this moment.
+    /// - Returns: whether any were released.
+    private static func releaseHeldYields(_ state: inout State, _ moment: inout DriveMoment) -> Bool {
+        guard !state.heldYields.isEmpty, moment.yieldsReleasedAt != state.now else { return false }
+        moment.yieldsReleasedAt = state.now
+        let held = state.heldYields
+        state.heldYields.removeAll(keepingCapacity: true)
+        for run in held {
+            // Counted in `liveCount` since they were held.
+            let sequence = state.nextSequence
+            state.nextSequence &+= 1
+            let slot = state.slots.occupy(run, at: state.now, sequence: sequence, interval: nil)
+            state.queue.push(VirtualTimeKey(time: state.now, slot: slot, isRepeating: false), order: state.slots)
+        }
+        return true
+    }
+
     /// Releases everything pending without running it (the scheduler's deinit).
     func discardPending() {
         let discarded = state.withLock { state in
             state.queue.removeAll()
             state.liveCount = 0
             state.disposedInQueue = 0
-            return state.slots.removeAll()
+            let held = state.heldYields
+            state.heldYields = []
+            return (state.slots.removeAll(), held)
         }
         // Released here, outside the lock: a closure's captures may run arbitrary deinit code.
         _ = discarded

@@ -52,14 +52,18 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         }
         // The action holds this executor, which holds the core: a cycle, broken when the
         // scheduler's deinit releases every pending action.
-        _ = core.enqueue(interval: nil, action: { self.run(job) }) { now in now }
+        if YieldedJob.isYield(job) {
+            core.holdYield { self.run(job) }
+        } else {
+            _ = core.enqueue(interval: nil, action: { self.run(job) }) { now in now }
+        }
     }
 
     /// Runs `job` here if the driving thread holds the main actor; else hands it to the
     /// asynchronous driver that can hop there, or, failing that, to the real main executor.
     private func run(_ job: UnownedJob) {
         if MainActorIsolation.isHeld {
-            job.runSynchronously(on: asUnownedSerialExecutor())
+            runDeferred(job)
         } else if let drive = AsyncDrive.current {
             drive.deferMainActorJob(job, standIn: self)
         } else {

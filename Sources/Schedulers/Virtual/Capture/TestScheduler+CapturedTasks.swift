@@ -130,10 +130,13 @@ extension TestScheduler {
     ) async rethrows -> R {
         let tenures = prepareCapture(method: "withCapturedTasks(isolation:_:)")
         defer { tenures.release() }
-        let task = CapturedTasks.currentTaskAddress
-        CapturedTasks.addBody(task)
-        defer { CapturedTasks.removeBody(task) }
-        return try await CapturedTasks.$marker.withValue(CaptureMarker(self), operation: body, isolation: isolation)
+        // The calling task drives the capture's world (CapturedBodyDriver.swift): never captured.
+        let driver = CapturedTasks.currentTaskAddress
+        CapturedTasks.addBody(driver)
+        defer { CapturedTasks.removeBody(driver) }
+        return try await withoutActuallyEscaping(body) { body in
+            try await runCapturedBody(CapturedBodyClosure(run: body), isolation: isolation).get()
+        }
     }
 
     /// Installs the hooks (until the returned tenures are released) and counts this scheduler in.

@@ -1,0 +1,179 @@
+@_spi(SchedulersInternal) import Disposables
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The asynchronous `withCapturedTasks`: its body runs as a captured task, in one serial world
+/// with the tasks it starts, and the calling task drives that world at the current virtual time
+/// while the body runs.
+///
+/// Why the body is captured too: a test written for swift-clocks' `TestClock` waits for the
+/// work it starts in every way Swift allows (`await task.value`, `async let`, a `for await` over
+/// a stream, a `Task.yield()` loop, an actor call). If the body ran outside the scheduler, the
+/// work it waits for would sit in the scheduler's queue with nobody to run it, and the test
+/// would hang without a word. With the body's own jobs queued among the captured ones and run
+/// by one driver, FIFO at the current virtual time, the same test gives the same interleaving
+/// every run, and time still moves only when the test advances it.
+///
+/// The driver (the task that called `withCapturedTasks`, on the caller's actor) is never
+/// captured: it is what runs the world. While nothing is due at the current virtual time and the
+/// body has not returned, it parks until `enqueue` brings work due now. If the body waits that
+/// way for longer than ``TestScheduler/waitWarningDelay`` of real time while work is pending at
+/// a later virtual time, the scheduler prints one warning naming the earliest due time and the
+/// fix: only an advance can bring what the body waits for.
+final class CapturedBody: Sendable {
+    private let finished = Atomic<Bool>(false)
+
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+    func finish() { finished.store(true, ordering: .releasing) }
+}
+
+/// What the body's task hands back to the driver: its result or error. `@unchecked`: the value
+/// crosses from the body's task to the driver's once, after the body has returned.
+struct CapturedOutcome<R>: @unchecked Sendable {
+    let result: Result<R, any Error>
+}
+
+/// The body closure, sent to its own task. `@unchecked`: the driver does not touch it while the
+/// body's task runs it, and it does not outlive the capture (`withoutActuallyEscaping`).
+struct CapturedBodyClosure<R>: @unchecked Sendable {
+    let run: () async throws -> R
+}
+
+extension TestScheduler {
+    /// How long (in real time) the body of an asynchronous ``withCapturedTasks(isolation:_:)``
+    /// may wait at one virtual time, with nothing due then and work pending later, before the
+    /// scheduler warns that it waits for something only an advance can bring. Default 3 seconds.
+    /// The warning is printed once per scheduler; the wait goes on (the test framework's own
+    /// time limit still applies).
+    public var waitWarningDelay: Duration {
+        get { .nanoseconds(waitWarningNanoseconds.load(ordering: .relaxed)) }
+        set {
+            waitWarningNanoseconds.store(Self.nanoseconds(newValue), ordering: .relaxed)
+        }
+    }
+
+    /// `duration` in whole nanoseconds, clamped to `0...Int64.max`.
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let nanoseconds = duration.attoseconds / 1_000_000_000
+        return Int64(clamping: max(0, nanoseconds))
+    }
+
+    /// Runs `body` as a captured task and drives this scheduler at the current virtual time
+    /// until it returns (see ``CapturedBody``).
+    func runCapturedBody<R>(
+        _ closure: CapturedBodyClosure<R>, isolation: isolated (any Actor)?
+    ) async -> Result<R, any Error> {
+        let state = CapturedBody()
+        let marker = CaptureMarker(self)
+        // A child task (so it inherits the caller's task-local values and priority), which
+        // prefers this scheduler: its nonisolated jobs are queued here; its main-actor jobs
+        // reach the stand-in through the marker, like every captured task's.
+        async let outcome = Self.runBody(closure, on: self, marker: marker, state: state)
+        await driveWhileRunning(state, isolation: isolation)
+        return await outcome.result
+    }
+
+    private nonisolated static func runBody<R>(
+        _ closure: CapturedBodyClosure<R>, on scheduler: TestScheduler, marker: CaptureMarker, state: CapturedBody
+    ) async -> CapturedOutcome<R> {
+        let outcome = await withTaskExecutorPreference(scheduler) {
+            await CapturedTasks.$marker.withValue(marker) {
+                do { return CapturedOutcome(result: .success(try await closure.run())) } catch {
+                    return CapturedOutcome<R>(result: .failure(error))
+                }
+            }
+        }
+        state.finish()
+        scheduler.core.unpark()
+        return outcome
+    }
+
+    /// Runs what is due at the current virtual time, one action at a time, until `body` is
+    /// finished; parks while nothing is due.
+    private func driveWhileRunning(_ body: CapturedBody, isolation: isolated (any Actor)?) async {
+        var episode = WaitEpisode(time: core.now)
+        while !body.isFinished {
+            let now = core.now
+            if now != episode.time { episode = WaitEpisode(time: now) }
+            // A moment per step: each gives the held yields a release, so that a body that
+            // yields several times in a row (swift-concurrency-extras' megaYield) goes on.
+            var moment = VirtualTimeCore.DriveMoment()
+            if await driveOne(through: now, &moment, isolation: isolation) {
+                // Busy at one virtual time for that long (a loop of `Task.yield()` waiting for
+                // a sleep to end, say) is waiting for time too.
+                if episode.hasLasted(waitWarningDelay) { warnWaitingForTime() }
+                continue
+            }
+            if body.isFinished { break }
+            await park(until: body, episode: episode)
+        }
+    }
+
+    /// Parks the driver until work is due now or `body` has finished; arms the warning.
+    private func park(until body: CapturedBody, episode: WaitEpisode) async {
+        let remaining = waitWarningDelay - episode.elapsed
+        let generation = parkGeneration.add(1, ordering: .relaxed).newValue
+        if remaining > .zero {
+            let nanoseconds = Int(Self.nanoseconds(remaining))
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+                guard let self, self.parkGeneration.load(ordering: .relaxed) == generation, self.core.hasParkedDriver else {
+                    return
+                }
+                self.warnWaitingForTime()
+            }
+        } else {
+            warnWaitingForTime()
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (driver: CheckedContinuation<Void, Never>) in
+                if !core.park(driver, unless: { body.isFinished }) { driver.resume() }
+            }
+        } onCancel: {
+            core.unpark()
+        }
+        parkGeneration.add(1, ordering: .relaxed)
+        if Task.isCancelled, !body.isFinished {
+            // Cancelled (a time limit): cancelled sleeps throw, so the body can still end; poll
+            // gently rather than spin, since cancellation no longer parks.
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Prints, once per scheduler, that the body waits for something only time can bring.
+    private func warnWaitingForTime() {
+        guard let earliest = core.earliestPendingTime(), earliest > core.now else { return }
+        guard core.warnOnce(.waitingForTime) else { return }
+        let now = Instant(time: core.now)
+        let due = Instant(time: earliest)
+        Warning.emit("""
+            the body of withCapturedTasks on \(self) has waited more than \(waitWarningDelay) of real \
+            time with nothing due at the current virtual time (\(format(now.date))); the earliest \
+            pending work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time \
+            moves only when the test advances it: before waiting for work that sleeps, call \
+            `await scheduler.clock.advance(by:)` (or `advance(to:)`, or `clock.run()` to run \
+            everything pending). (Printed once per scheduler.)
+            """, about: self)
+    }
+
+    private typealias Instant = TestScheduler.Clock.Instant
+
+    private func format(_ date: Date) -> String {
+        "\(date.timeIntervalSinceReferenceDate) s after 2001-01-01"
+    }
+}
+
+/// How long the driver has been at one virtual time, in real time.
+private struct WaitEpisode {
+    let time: VirtualTime
+    let start = ContinuousClock.now
+
+    init(time: VirtualTime) {
+        self.time = time
+    }
+
+    var elapsed: Duration { ContinuousClock.now - start }
+
+    func hasLasted(_ delay: Duration) -> Bool { elapsed > delay }
+}

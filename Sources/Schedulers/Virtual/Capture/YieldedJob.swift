@@ -1,0 +1,25 @@
+/// Tells a `Task.yield()` among the jobs a ``TestScheduler`` takes.
+///
+/// On the 6.3 runtime a yield does not enqueue the task: it creates a small job that resumes
+/// the task's continuation (the runtime's `NullaryContinuationJob`) and hands it to the task's
+/// current scheduling executor, which for a job this scheduler runs is the scheduler itself
+/// (measured: kind 195 through `TaskExecutor.enqueue`, once per `Task.yield()`; the self-enqueues
+/// of a captured task switching to nonisolated code are the task itself, kind 0). The job's
+/// kind is the low byte of its flags, the word after the heap-object header and the two
+/// scheduler-private words (the runtime's `Job` layout, unchanged since Swift 5.5).
+///
+/// A yield is held back (``VirtualTimeCore/holdYield(_:)``) until the current virtual moment
+/// has nothing else due, and released at most once per moment in one drive: so a task that
+/// yields in a loop until a later time lets time move instead of keeping `advance` at one
+/// moment for ever, while a test body's `await Task.yield()` still lets everything due now run.
+enum YieldedJob {
+    /// The runtime's `JobKind::NullaryContinuation` (`First_Reserved` 192 + 3).
+    private static let nullaryContinuationKind: UInt8 = 195
+
+    /// Whether `job` is the continuation job of a `Task.yield()`.
+    @inline(__always)
+    static func isYield(_ job: UnownedJob) -> Bool {
+        let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        return header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size, as: UInt8.self) == nullaryContinuationKind
+    }
+}

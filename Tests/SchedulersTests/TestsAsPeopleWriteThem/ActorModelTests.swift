@@ -1,0 +1,95 @@
+import Foundation
+@testable import Schedulers
+import Testing
+import TestSupport
+
+/// A model isolated to an `actor` that starts tasks and sleeps on the injected clock: a search
+/// engine that debounces queries. Exact from a nonisolated test and from a `@MainActor` test,
+/// with calls back to back or with advances between them.
+actor SearchEngine {
+    private(set) var results: [String] = []
+    private(set) var searches = 0
+    private var search: Task<Void, Never>?
+    private let clock: any Clock<Duration>
+
+    init(clock: any Clock<Duration>) { self.clock = clock }
+
+    func queryChanged(_ query: String) {
+        search?.cancel()
+        search = Task {  // inherits the actor
+            do { try await clock.sleep(for: .milliseconds(300)) } catch { return }
+            searches += 1
+            results = [query]
+        }
+    }
+}
+
+@Suite(.ownThread, .timeLimit(.minutes(1))) struct ActorModelTests {
+    static let runs = stressCount(200)
+
+    @Test func backToBackFromANonisolatedTest() async {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let engine = SearchEngine(clock: scheduler.clock)
+            await scheduler.withCapturedTasks {
+                await engine.queryChanged("s")
+                await engine.queryChanged("sw")
+                await scheduler.clock.advance(by: .milliseconds(299))
+                #expect(await engine.results == [])
+                await scheduler.clock.advance(by: .milliseconds(1))
+                #expect(await engine.results == ["sw"])
+                #expect(await engine.searches == 1)
+            }
+        }
+    }
+
+    @Test func advancesBetweenCallsFromANonisolatedTest() async {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let engine = SearchEngine(clock: scheduler.clock)
+            await scheduler.withCapturedTasks {
+                await engine.queryChanged("s")
+                await scheduler.clock.advance(by: .milliseconds(200))
+                await engine.queryChanged("sw")
+                await scheduler.clock.advance(by: .milliseconds(299))
+                #expect(await engine.results == [])
+                await scheduler.clock.advance(by: .milliseconds(1))
+                #expect(await engine.results == ["sw"])
+                #expect(await engine.searches == 1)
+            }
+        }
+    }
+
+    @MainActor @Test func backToBackFromAMainActorTest() async {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let engine = SearchEngine(clock: scheduler.clock)
+            await scheduler.withCapturedTasks {
+                await engine.queryChanged("s")
+                await engine.queryChanged("sw")
+                await scheduler.clock.advance(by: .milliseconds(299))
+                #expect(await engine.results == [])
+                await scheduler.clock.advance(by: .milliseconds(1))
+                #expect(await engine.results == ["sw"])
+                #expect(await engine.searches == 1)
+            }
+        }
+    }
+
+    @MainActor @Test func advancesBetweenCallsFromAMainActorTest() async {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let engine = SearchEngine(clock: scheduler.clock)
+            await scheduler.withCapturedTasks {
+                await engine.queryChanged("s")
+                await scheduler.clock.advance(by: .milliseconds(200))
+                await engine.queryChanged("sw")
+                await scheduler.clock.advance(by: .milliseconds(299))
+                #expect(await engine.results == [])
+                await scheduler.clock.advance(by: .milliseconds(1))
+                #expect(await engine.results == ["sw"])
+                #expect(await engine.searches == 1)
+            }
+        }
+    }
+}

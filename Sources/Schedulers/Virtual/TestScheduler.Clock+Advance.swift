@@ -100,6 +100,10 @@ extension TestScheduler {
             // Not captured on the way: this hop is the test's own.
             await CapturedTasks.$marker.withValue(nil) {
                 await MainActor.run { [self] in
+                    // As every drive does: the jobs these start (a hop to nonisolated code, a
+                    // `Task {}`) are captured only while the hooks are installed.
+                    let tenures = driver.holdsCaptureHooks.load(ordering: .relaxed) ? CaptureHooks.acquire() : nil
+                    defer { tenures?.release() }
                     for item in deferred {
                         performAsCurrentScheduler { item.standIn.runDeferred(item.job) }
                     }

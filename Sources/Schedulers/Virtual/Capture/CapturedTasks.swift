@@ -17,7 +17,9 @@ import Musl
 /// 1. Work a capturing scheduler is running on this thread (its actions and jobs run as
 ///    `Scheduler.current`): that scheduler. So a task stays with the scheduler that ran it, even
 ///    after `withCapturedTasks` has returned.
-/// 2. The innermost synchronous `withCapturedTasks` running on this thread.
+/// 2. The innermost synchronous `withCapturedTasks` running on this thread, for code of the task
+///    that called it (or, outside any task, code that runs in no task); not for the tasks a run
+///    loop spun inside the body runs, which the body did not start.
 /// 3. The task that enqueues: a task started inside `withCapturedTasks` (either form), or by
 ///    such a task, carries a ``CaptureMarker`` in a task-local value, and Swift copies task-local
 ///    values into every `Task {}` it starts. So the tasks a test starts, and the tasks they
@@ -43,6 +45,31 @@ enum CapturedTasks {
     static var slot: UnsafeMutableRawPointer? {
         get { pthread_getspecific(key) }
         set { pthread_setspecific(key, newValue) }
+    }
+
+    /// The task (its address; 0 outside a task) that began the innermost synchronous capture on
+    /// this thread. Rule 2 holds only for it: code that a run loop spun inside the body runs
+    /// (XCTest's waits, `RunLoopBlocker`) belongs to other tasks, which the body did not start.
+    private static let taskKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "withCapturedTasks: pthread_key_create failed with \(status)")
+        return key
+    }()
+
+    static var slotTask: UInt {
+        get { UInt(bitPattern: pthread_getspecific(taskKey)) }
+        set { pthread_setspecific(taskKey, UnsafeRawPointer(bitPattern: newValue)) }
+    }
+
+    /// Who is running here, as a synchronous capture records its caller: the task's address, or
+    /// outside any task the run-loop depth (``RunLoopNesting``), shifted, with the low bit set.
+    /// Outside any task (an XCTest method on the main thread), the depth is what tells the
+    /// body's own code from the main-queue blocks a run loop spun inside it drains (those run
+    /// the runtime's main-actor jobs, also outside any task).
+    static var currentCaptureOwner: UInt {
+        let task = currentTaskAddress
+        return task != 0 ? task : UInt(bitPattern: RunLoopNesting.depth) << 1 | 1
     }
 
     /// The capture the current task belongs to (rule 3).
@@ -83,8 +110,13 @@ enum CapturedTasks {
             // Alive: it is running work on this thread.
             if captures { return Unmanaged<TestScheduler>.fromOpaque(running).takeUnretainedValue() }
         }
-        // Alive: its `withCapturedTasks` is running on this thread.
-        if let capturing = slot { return Unmanaged<TestScheduler>.fromOpaque(capturing).takeUnretainedValue() }
+        // Alive: its `withCapturedTasks` is running on this thread, for the task that began it.
+        if let capturing = slot {
+            if currentCaptureOwner == slotTask { return Unmanaged<TestScheduler>.fromOpaque(capturing).takeUnretainedValue() }
+            // Code in no task inside a run loop the body spun: it sees the body's marker
+            // through the thread, but the body did not start it.
+            if currentTaskAddress == 0 { return nil }
+        }
         // A weak load: a task that outlives its test's scheduler captures nothing.
         return marker?.scheduler
     }

@@ -88,10 +88,13 @@ extension TestScheduler {
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
         let tenures = prepareCapture(method: "withCapturedTasks(_:)")
         defer { tenures.release() }
-        let previous = CapturedTasks.slot
-        CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
-        defer { CapturedTasks.slot = previous }
-        return try CapturedTasks.$marker.withValue(CaptureMarker(self)) { try body() }
+        return try RunLoopNesting.counting {
+            let (previous, previousTask) = (CapturedTasks.slot, CapturedTasks.slotTask)
+            CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
+            CapturedTasks.slotTask = CapturedTasks.currentCaptureOwner
+            defer { (CapturedTasks.slot, CapturedTasks.slotTask) = (previous, previousTask) }
+            return try CapturedTasks.$marker.withValue(CaptureMarker(self)) { try body() }
+        }
     }
 
     /// As ``withCapturedTasks(_:)``, for a body that awaits: the habit of swift-clocks'

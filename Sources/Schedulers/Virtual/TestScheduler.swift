@@ -41,8 +41,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Makes driving serial across threads (see "Serial" above).
     let driver = DriverLock()
 
-    /// The main actor's executor for the tasks this scheduler captures (TestScheduler+CapturedTasks.swift).
-    let mainActorStandIn: MainActorStandIn
+    /// The main actor's executor for the tasks this scheduler captures, made on first use and
+    /// never freed (why: MainActorStandIn.swift, "Lifetime"); 0 until then.
+    private let standInAddress = Atomic<UInt>(0)
 
     /// Set by the first `withCapturedTasks`: from then on, global jobs and main-actor work
     /// started by this scheduler's actions and jobs are captured too.
@@ -65,7 +66,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
         }
         core = VirtualTimeCore(now: VirtualTime(startDate))
-        mainActorStandIn = MainActorStandIn(core: core)
         super.init(name: "org.schedulers.testScheduler")
     }
 
@@ -73,7 +73,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if capturesTasks.load(ordering: .relaxed) {
             CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
         }
+        core.close()
         core.discardPending()
+    }
+
+    /// The main actor's executor for the tasks this scheduler captures (TestScheduler+CapturedTasks.swift).
+    var mainActorStandIn: MainActorStandIn {
+        let address = standInAddress.load(ordering: .acquiring)
+        if address != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue() }
+        // Retained and never released: tasks keep unowned references to it.
+        let made = Unmanaged.passRetained(MainActorStandIn(core: core))
+        let (exchanged, found) = standInAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+        if exchanged { return made.takeUnretainedValue() }
+        made.release()
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: found)!).takeUnretainedValue()
     }
 
     /// Whether this scheduler has captured tasks (see ``withCapturedTasks(_:)``).

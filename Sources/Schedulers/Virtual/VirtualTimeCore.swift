@@ -68,6 +68,14 @@ final class VirtualTimeCore: Sendable {
         state.withLock { $0.now }
     }
 
+    /// Set by the scheduler's deinit: from then on the main actor's stand-in, which outlives
+    /// the scheduler, releases the jobs it is handed instead of queuing them here.
+    private let closed = Atomic<Bool>(false)
+
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    func close() { closed.store(true, ordering: .releasing) }
+
     /// The warnings this scheduler has printed (``VirtualTimeCore/OnceWarning`` bits).
     private let warned = Atomic<UInt8>(0)
 

@@ -32,12 +32,24 @@ import Musl
 /// - **The test's own task** (the body of an asynchronous `withCapturedTasks`) is never queued
 ///   in virtual time: when it hops onto the main actor it runs on the main queue at once, with
 ///   this executor as its executor, so that it hops only once per capture.
+///
+/// **Lifetime.** The runtime keeps unowned references to this executor in the tasks that ran
+/// on it (a task resumes on the executor it suspended on), and such a task may resume long after
+/// its test's scheduler is gone: a `Task.sleep` on a real clock, a continuation resumed from a
+/// Dispatch callback, a task queued behind a shared actor. Freed with the scheduler, the
+/// executor was then called through freed memory (ASan: heap-use-after-free in `enqueue`). So a
+/// stand-in is made only when a capture first needs it and is never freed (a few dozen bytes per
+/// scheduler that captured main-actor work); it refers to its scheduler's core weakly, and once
+/// the scheduler is gone (``VirtualTimeCore/isClosed``) it releases each job it is handed
+/// without running it: the task never finishes, as with the jobs pending at the scheduler's
+/// deinit, and nothing of it runs after the test.
 final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
-    // `@unchecked`: `core` is immutable and Sendable; the class holds nothing else.
-    private let core: VirtualTimeCore
+    // `@unchecked`: `weakCore` is written once, in `init`, and only read afterwards (the runtime
+    // makes weak loads thread-safe); the class holds nothing else.
+    private nonisolated(unsafe) weak var weakCore: VirtualTimeCore?
 
     init(core: VirtualTimeCore) {
-        self.core = core
+        weakCore = core
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -50,8 +62,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             DispatchQueue.main.async { self.runDeferred(job) }
             return
         }
-        // The action holds this executor, which holds the core: a cycle, broken when the
-        // scheduler's deinit releases every pending action.
+        // The scheduler is gone: released without running (see "Lifetime").
+        guard let core = weakCore, !core.isClosed else { return }
+        // The action holds this executor, which refers to the core weakly: no cycle.
         if YieldedJob.isYield(job) {
             core.holdYield { self.run(job) }
         } else {
@@ -67,7 +80,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         } else if let drive = AsyncDrive.current {
             drive.deferMainActorJob(job, standIn: self)
         } else {
-            MainActorWarning.drivenOffTheMainActor(core: core)
+            if let core = weakCore { MainActorWarning.drivenOffTheMainActor(core: core) }
             // To the main queue, which holds the main actor while the block runs; not through
             // the runtime, which would hand a captured task straight back to this executor.
             DispatchQueue.main.async { self.runDeferred(job) }

@@ -238,7 +238,7 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     }
 
     /// A finite, non-negative `magnitude` below 2^62, exactly, rounded to attoseconds (halves up).
-    private static func roundedAttoseconds(_ magnitude: Double) -> UInt128 {
+    static func roundedAttoseconds(_ magnitude: Double) -> UInt128 {
         if magnitude == 0 { return 0 }
         // magnitude = significand × 2^exponent exactly; × 10^18 = significand × 5^18 × 2^(exponent + 18).
         let significand: UInt64

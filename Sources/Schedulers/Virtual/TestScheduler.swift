@@ -306,9 +306,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// is not `date`, ``now`` will read `date` there. Call it under the core's lock (as
     /// `enqueue`'s `due` does) or while driving, so that `now` cannot move meanwhile.
     func resolve(_ date: Date, against now: VirtualTime) -> VirtualTime {
-        let reading = core.dateReadings.date(at: now) ?? now.date
+        let reading = core.dateReadings.date(at: now)?.timeIntervalSinceReferenceDate
         let (time, keepsDate) = VirtualTime.resolving(
-            seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading.timeIntervalSinceReferenceDate)
+            seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading)
         if keepsDate && time > now {
             core.dateReadings.record(date, at: time, now: now)
         }

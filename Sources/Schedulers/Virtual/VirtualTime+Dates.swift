@@ -10,10 +10,10 @@ import Foundation
 ///
 /// So a date is read against the scheduler's exact `now` N, as the time it plausibly denotes,
 /// N plus a whole number of microseconds, when one lies within one spacing of the offset:
-/// 1. measured from the date that `now` reads (N's own `Date`, or the date it was advanced to,
-///    which may be a spacing or more from N): a date made from it by adding `x` is off by the
-///    one rounding of the sum, half a spacing; one made from an earlier reading, by the
-///    roundings of both readings too;
+/// 1. measured from the date `now` reads (N's own `Date`, or the date an action was scheduled
+///    at or `advance(to:)` went to, which may be a spacing or more from N): a date made from it
+///    by adding `x` is off by the one rounding of the sum, half a spacing; one made from an
+///    earlier reading, by the roundings of both readings too;
 /// 2. failing that, measured from N itself: a date made from N's own `Date` is off by at most
 ///    the two roundings, one spacing.
 /// A window of two spacings is narrower than a microsecond for every date up to 2137 (2^32 s),
@@ -26,30 +26,48 @@ import Foundation
 /// microsecond grid seen from N is the one seen from N plus whole microseconds.
 extension VirtualTime {
     /// What `seconds` (a date's `timeIntervalSinceReferenceDate`, not NaN) denotes when the
-    /// scheduler's time is `now` and ``TestScheduler/now`` reads `reading`; and whether that
-    /// time's own `Date` is not the date, so that the scheduler must report the date there
-    /// (``DateReadings``).
+    /// scheduler's time is `now` and ``TestScheduler/now`` reads `reading` there instead of
+    /// `now`'s own date (nil: it reads that, computed only for a date near the grid); and whether the time's own `Date` is not the date,
+    /// so that the scheduler must report the date there (``DateReadings``).
     static func resolving(
-        seconds: Double, against now: VirtualTime, reading: Double
+        seconds: Double, against now: VirtualTime, reading: Double?
     ) -> (time: VirtualTime, keepsDate: Bool) {
         let exact = VirtualTime(seconds: seconds)
-        guard exact.isExact, now.isExact, reading.isFinite else { return (exact, false) }
+        guard exact.isExact, now.isExact else { return (exact, false) }
+        let nowSeconds = Double(now.raw) * 1e-18  // within a few roundings: enough to filter
+        let reference = reading ?? nowSeconds
         // The spacing of `Double`s at the larger of the magnitudes, one binade up at an edge
         // (`nextUp`), so that it bounds every rounding on the way.
-        let scale = max(seconds.magnitude, reading.magnitude).nextUp
+        let scale = max(seconds.magnitude, reference.magnitude, nowSeconds.magnitude).nextUp
         guard scale < Self.gridReadingLimit else { return (exact, false) }
+        // Most dates are nowhere near the grid (any binary value, as the benchmarks schedule):
+        // tell them in `Double` arithmetic, with room for its errors, before the exact check.
+        let tolerance = 4e6 * scale.ulp
+        guard Self.isNearWholeMicroseconds(seconds - reference, tolerance)
+            || Self.isNearWholeMicroseconds(seconds - nowSeconds, tolerance)
+        else { return (exact, false) }
         let spacing = Self.attoseconds(powerOfTwo: scale.ulp)
         // A little more, for the rounding of `x` itself and of the attoseconds below.
-        let margin = spacing >> 10 + 2
+        let window = spacing + spacing >> 10 + 2
         let binary = Self.binaryAttoseconds(seconds)
         // 1. From the date `now` reads; 2. from N.
-        var offset = Self.nearestMicroseconds(to: binary - Self.binaryAttoseconds(reading), within: spacing + margin)
+        let readSeconds = reading ?? now.date.timeIntervalSinceReferenceDate
+        var offset = Self.nearestMicroseconds(to: binary - Self.binaryAttoseconds(readSeconds), within: window)
         if offset == nil {
-            offset = Self.nearestMicroseconds(to: binary - now.raw, within: spacing + margin)
+            offset = Self.nearestMicroseconds(to: binary - now.raw, within: window)
         }
-        guard let offset, offset != 0 || seconds == reading else { return (exact, false) }
+        guard let offset else { return (exact, false) }
+        if offset == 0 && seconds != readSeconds { return (exact, false) }
         let time = VirtualTime(raw: now.raw + offset)
         return (time, time.date.timeIntervalSinceReferenceDate != seconds)
+    }
+
+    /// Whether `offset` seconds is within `tolerance` µs of a whole number of microseconds.
+    /// (|offset| < 2^33 s here, so it has at most 2^53 µs.)
+    private static func isNearWholeMicroseconds(_ offset: Double, _ tolerance: Double) -> Bool {
+        let micros = offset * 1e6
+        let fraction = (micros - Double(Int64(micros))).magnitude  // no call into libm
+        return min(fraction, 1 - fraction) <= tolerance
     }
 
     /// The whole number of microseconds (in attoseconds) nearest `offset`, if within `window`.

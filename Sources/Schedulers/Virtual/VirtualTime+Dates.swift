@@ -34,17 +34,22 @@ extension VirtualTime {
     ) -> (time: VirtualTime, keepsDate: Bool) {
         let exact = VirtualTime(seconds: seconds)
         guard exact.isExact, now.isExact else { return (exact, false) }
-        let nowSeconds = Double(now.raw) * 1e-18  // within a few roundings: enough to filter
+        // Within a few roundings, enough to filter; from the halves, as `Double(Int128)` is a
+        // generic conversion that cost as much as the rest of a schedule.
+        let raw = now.raw
+        let nowSeconds = (Double(Int64(truncatingIfNeeded: raw >> 64)) * 0x1p64
+            + Double(UInt64(truncatingIfNeeded: raw))) * 1e-18
         let reference = reading ?? nowSeconds
         // The spacing of `Double`s at the larger of the magnitudes, one binade up at an edge
         // (`nextUp`), so that it bounds every rounding on the way.
-        let scale = max(seconds.magnitude, reference.magnitude, nowSeconds.magnitude).nextUp
+        // (Two-argument `max`s: the variadic one builds an array.)
+        let scale = max(max(seconds.magnitude, reference.magnitude), nowSeconds.magnitude).nextUp
         guard scale < Self.gridReadingLimit else { return (exact, false) }
         // Most dates are nowhere near the grid (any binary value, as the benchmarks schedule):
         // tell them in `Double` arithmetic, with room for its errors, before the exact check.
         let tolerance = 4e6 * scale.ulp
         guard Self.isNearWholeMicroseconds(seconds - reference, tolerance)
-            || Self.isNearWholeMicroseconds(seconds - nowSeconds, tolerance)
+            || (reading != nil && Self.isNearWholeMicroseconds(seconds - nowSeconds, tolerance))
         else { return (exact, false) }
         let spacing = Self.attoseconds(powerOfTwo: scale.ulp)
         // A little more, for the rounding of `x` itself and of the attoseconds below.

@@ -16,7 +16,11 @@ extension TestScheduler {
     /// advance of 0.3. A `Double` of seconds means the decimal it was written as (0.3 is
     /// 300 ms), so `Duration`s and `TimeInterval`s meet: sleeping `.milliseconds(300)` wakes in
     /// `advance(by: 0.3)`. Exact within ±2^62 s (146 billion years) of 2001-01-01; beyond, as
-    /// exact as a `Double`.
+    /// exact as a `Double`. An instant made from a date (``Instant/init(date:)``) means what
+    /// the date means to the scheduler (``TestScheduler``, "Dates"): sleeping until
+    /// `Instant(date: scheduler.now.addingTimeInterval(x))` wakes in `advance(by: x)` for any
+    /// `x` on a microsecond grid, from any start date. Instants have alignment 8, like
+    /// `ContinuousClock.Instant`, so they can be kept in async code (see `VirtualTime`).
     ///
     /// The clock does not keep the scheduler alive. A sleep on the clock of a deinitialised
     /// scheduler throws `CancellationError`, as does a sleep whose scheduler is deinitialised
@@ -30,29 +34,59 @@ extension TestScheduler {
             /// Swift's `Duration`.
             public typealias Duration = Swift.Duration
 
-            /// The exact moment (see ``TestScheduler/Clock``).
+            /// The exact moment (see ``TestScheduler/Clock``): what comparisons and
+            /// ``duration(to:)`` use. For an instant made from a date, the date's own value.
             let time: VirtualTime
 
-            init(time: VirtualTime) {
+            /// The date this instant was made from (``init(date:)``), or the date the scheduler
+            /// reports at ``time`` (``TestScheduler/Clock/now``); nil for one made by arithmetic.
+            /// Where the scheduler sleeps until or advances to the instant, it reads this date
+            /// against its ``TestScheduler/now``, as it reads any date. (Laid out with alignment
+            /// 8, like everything here users keep in async code: see ``VirtualTime``.)
+            let madeFrom: Date?
+
+            init(time: VirtualTime, madeFrom: Date? = nil) {
                 self.time = time
+                self.madeFrom = madeFrom
             }
 
-            /// This instant as a date, comparable with ``TestScheduler/now``: the `Date`
-            /// nearest to the exact instant. Setting it moves the instant to that date.
+            /// This instant as a date, comparable with ``TestScheduler/now``: the date it was
+            /// made from, else the `Date` nearest to the exact instant. Setting it moves the
+            /// instant to that date.
             public var date: Date {
-                get { time.date }
+                get { madeFrom ?? time.date }
                 set { self = Instant(date: newValue) }
             }
 
-            /// The instant at `date` of the scheduler's virtual time: exactly the moment at
-            /// which `schedule(after: date)` runs, so its ``date`` is `date` again. A date
-            /// written as whole nanoseconds means that decimal value (0.3 s is 300 ms exactly).
+            /// The instant at `date` of the scheduler's virtual time: where the scheduler uses
+            /// it (``TestScheduler/Clock/sleep(until:tolerance:)``,
+            /// ``TestScheduler/Clock/advance(to:isolation:)``), the moment at which
+            /// `schedule(after: date)` would run then, read against the scheduler's exact
+            /// ``TestScheduler/now`` (see ``TestScheduler``, "Dates"): so
+            /// `Instant(date: scheduler.now.addingTimeInterval(x))` is reached by
+            /// `advance(by: x)` for any `x` on a microsecond grid. Its ``date`` is `date` again.
+            /// Comparisons and ``duration(to:)`` use the date's own value: a date written as
+            /// whole nanoseconds means that decimal value (0.3 s is 300 ms exactly), any other
+            /// its binary value, and an instant made from a date is equal to another at that value.
             ///
             /// - Parameter date: the date, as ``TestScheduler/now`` reports it. NaN reads as
             ///   the reference date (it has no place in time).
             public init(date: Date) {
                 let seconds = date.timeIntervalSinceReferenceDate
-                time = seconds.isNaN ? .zero : VirtualTime(seconds: seconds)
+                if seconds.isNaN {
+                    self.init(time: .zero)
+                } else {
+                    self.init(time: VirtualTime(seconds: seconds), madeFrom: date)
+                }
+            }
+
+            /// Equal when their exact moments are.
+            public static func == (lhs: Instant, rhs: Instant) -> Bool {
+                lhs.time == rhs.time
+            }
+
+            public func hash(into hasher: inout Hasher) {
+                hasher.combine(time)
             }
 
             /// This instant moved by `duration`, exactly (within ±2^62 s of 2001; beyond, as
@@ -112,9 +146,11 @@ extension TestScheduler {
             reference = SchedulerReference(scheduler)
         }
 
-        /// The scheduler's ``TestScheduler/now``, exactly. While an action or job runs, its due time.
+        /// The scheduler's ``TestScheduler/now``, exactly. While an action or job runs, its due
+        /// time. Its ``Instant/date`` is ``TestScheduler/now``, also at a time read from a date.
         public var now: Instant {
-            Instant(time: core.now)
+            let time = core.now
+            return Instant(time: time, madeFrom: core.dateReadings.date(at: time))
         }
 
         /// Zero: virtual time has no granularity.
@@ -142,8 +178,9 @@ extension TestScheduler {
                 DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
             }
             // At the exact instant: through a `Date` it could round past an `advance` target.
+            // An instant made from a date is read against `now` when the wake-up is scheduled.
             try await Sleeper.sleep { [reference] wake in
-                (reference.scheduler as? TestScheduler)?.schedule(at: deadline.time, wake)
+                (reference.scheduler as? TestScheduler)?.schedule(at: deadline, wake)
             }
         }
     }

@@ -33,7 +33,7 @@ extension TestScheduler.Clock {
     ///   - isolation: The caller's actor.
     public func advance(to deadline: Instant, isolation: isolated (any Actor)? = #isolation) async {
         guard let scheduler = reference.scheduler as? TestScheduler else { return }
-        await scheduler.drive(through: deadline.time, isolation: isolation)
+        await scheduler.drive(through: scheduler.resolve(deadline, against: scheduler.core.now), isolation: isolation)
     }
 
     /// Drives the scheduler, as ``advance(by:isolation:)`` does, until nothing is pending,

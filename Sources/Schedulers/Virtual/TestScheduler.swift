@@ -17,6 +17,14 @@ import Synchronization
 ///   `schedule(after: .milliseconds(300))` runs in `advance(by: 0.3)`), and ``now`` reads back
 ///   the very date an action was scheduled at. Exact within ±2^62 s of 2001; beyond, as exact as
 ///   a `Double`. A repeat whose next time would not be finite ends.
+/// - **Dates.** A `Date` is a `Double`, about 119 ns apart in 2026, so `now.addingTimeInterval(x)`
+///   is rounded and is not exactly `now + x`. A date means the time it plausibly denotes at its
+///   precision: read against the exact ``now``, the whole number of microseconds within one
+///   spacing of `Double`s of it, if there is one (else its own value). So for start dates from
+///   2001 to 2100, `Date()` included, and any `x` on a microsecond grid,
+///   `schedule(after: now.addingTimeInterval(x))` runs in `advance(by: x)` (seconds or
+///   `Duration`), `schedule(afterDelay: x)` runs in `advance(to: now.addingTimeInterval(x))`, and
+///   `sleep(until:)` and clock instants made from dates agree with relative advances.
 /// - **Swift Concurrency.** `Duration`s, `sleep`, `timer(every:)` and ``clock`` are virtual too,
 ///   and the scheduler is a `TaskExecutor` whose jobs run only when it is driven
 ///   (TestScheduler+Executor.swift, TestScheduler+Clock.swift).
@@ -107,9 +115,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public override var storesPendingWork: Bool { true }
 
     /// The virtual time: where the test has driven the scheduler to, and while an action runs,
-    /// that action's due date. Never infinite, never moving backwards.
+    /// that action's due date. Never infinite, never moving backwards. At a time read from a
+    /// date (``schedule(after:_:)-(Date,_)``, ``advance(to:)``), the very date given.
     public override var now: Date {
-        core.now.date
+        let time = core.now
+        return core.dateReadings.date(at: time) ?? time.date
     }
 
     /// How many actions are scheduled, not disposed, and will still run. A live repeating action
@@ -131,6 +141,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// Schedules `action` at `date` in virtual time (at ``now`` if `date` is past or NaN).
     ///
+    /// The date means the time it plausibly denotes at its precision (see "Dates." above):
+    /// `schedule(after: now.addingTimeInterval(x))` runs in `advance(by: x)` for any `x` on a
+    /// microsecond grid, at any start date from 2001 to 2100, and ``now`` reads `date` while
+    /// the action runs.
+    ///
     /// - Parameters:
     ///   - date: the virtual time to run it at.
     ///   - action: the work to run when the scheduler is driven, on the driving thread.
@@ -138,8 +153,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         if date.timeIntervalSinceReferenceDate.isNaN { return schedule(action) }
-        let due = VirtualTime(date)
-        return core.enqueue(interval: nil, action: action) { _ in due }
+        return core.enqueue(interval: nil, action: action) { now in resolve(date, against: now) }
     }
 
     /// Schedules `action` `delay` seconds of virtual time after ``now``.
@@ -171,9 +185,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         _ action: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         RepeatPreconditions.check(interval: interval, leeway: leeway)
-        let seconds = date.timeIntervalSinceReferenceDate
-        let first = seconds.isNaN ? nil : VirtualTime(seconds: seconds)
-        return core.enqueue(interval: VirtualTime(seconds: interval), action: action) { now in first ?? now }
+        let isNaN = date.timeIntervalSinceReferenceDate.isNaN
+        return core.enqueue(interval: VirtualTime(seconds: interval), action: action) { now in
+            isNaN ? now : resolve(date, against: now)
+        }
     }
 
     // MARK: Durations (virtual, like everything here)
@@ -215,6 +230,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules `action` at the exact virtual time `time` (at ``now`` if that is past).
     func schedule(at time: VirtualTime, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         core.enqueue(interval: nil, action: action) { _ in time }
+    }
+
+    /// Schedules `action` at `deadline` (at ``now`` if that is past): for an instant made from a
+    /// date, the time that date denotes at ``now`` (as ``schedule(after:_:)-(Date,_)``).
+    func schedule(at deadline: Clock.Instant, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        core.enqueue(interval: nil, action: action) { now in resolve(deadline, against: now) }
     }
 
     /// Schedules `action` at `time`, then every `interval` after each run, until disposed.
@@ -290,8 +311,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
-    /// moves ``now`` to `date`. A date before ``now`` runs what is due at ``now`` and leaves it
-    /// unchanged.
+    /// moves ``now`` to `date`, which it then reads. A date before ``now`` runs what is due at
+    /// ``now`` and leaves it unchanged. The date is read as ``schedule(after:_:)-(Date,_)`` reads
+    /// it: `advance(to: now.addingTimeInterval(x))` runs what `schedule(afterDelay: x)` scheduled,
+    /// for any `x` on a microsecond grid.
     ///
     /// An infinite date runs everything pending, like ``stepAll()`` (never returning while a
     /// repeating action is live), and leaves ``now`` at the last action's date, never at
@@ -302,7 +325,34 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func advance(to date: Date) {
         let target = date.timeIntervalSinceReferenceDate
         if target.isNaN { badInput("TestScheduler.advance(to:): the date must not be NaN, got \(target)") }
-        driver.drive { run(through: VirtualTime(seconds: target)) }
+        driver.drive { run(through: resolve(date)) }
+    }
+
+    // MARK: Dates (read against `now`: VirtualTime+Dates.swift)
+
+    /// The time `date` (not NaN) denotes when virtual time is `now`. Where that time's own date
+    /// is not `date`, ``now`` will read `date` there. Call it under the core's lock (as
+    /// `enqueue`'s `due` does) or while driving, so that `now` cannot move meanwhile.
+    func resolve(_ date: Date, against now: VirtualTime) -> VirtualTime {
+        let reading = core.dateReadings.date(at: now)?.timeIntervalSinceReferenceDate
+        let (time, keepsDate) = VirtualTime.resolving(
+            seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading)
+        if keepsDate && time > now {
+            core.dateReadings.record(date, at: time, now: now)
+        }
+        return time
+    }
+
+    /// The time `date` denotes now (see ``resolve(_:against:)``). Call it while driving.
+    func resolve(_ date: Date) -> VirtualTime {
+        resolve(date, against: core.now)
+    }
+
+    /// The time `deadline` denotes now: one made from a date is read as ``resolve(_:)`` reads
+    /// dates, any other is its exact time. Call it while driving, or under the core's lock.
+    func resolve(_ deadline: Clock.Instant, against now: VirtualTime) -> VirtualTime {
+        guard let date = deadline.madeFrom else { return deadline.time }
+        return resolve(date, against: now)
     }
 
     // MARK: Driving primitives (call them inside `driver.drive`)

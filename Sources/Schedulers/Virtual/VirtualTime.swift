@@ -16,12 +16,27 @@ import Foundation
 /// (`±(2^123 + bits)`), so that one integer comparison orders everything and an action at
 /// `greatestFiniteMagnitude` still runs.
 ///
-/// Plain data (one `Int128`). The heap orders 64-bit summaries of it (``coarse``), and compares
-/// two exact values only when their summaries are equal.
+/// Plain data: one 128-bit integer kept as two 64-bit halves, so that the type (and
+/// ``TestScheduler/Clock/Instant``, which users keep in async code) has alignment 8, like
+/// `ContinuousClock.Instant` and `Duration`. A stored `Int128` has alignment 16, and the Swift
+/// 6.3.1 compiler on Linux was reported to miscompile 16-byte-aligned values held across awaits
+/// in debug builds (a SIGSEGV on the task's first job). The heap orders 64-bit summaries of it
+/// (``coarse``), and compares two exact values only when their summaries are equal.
 struct VirtualTime: Hashable, Comparable, Sendable {
+    /// The high and low halves of ``raw``. Canonical: each value has one representation, so
+    /// `==` on the halves is `raw ==`.
+    private var high: Int64
+    private var low: UInt64
+
     /// Attoseconds since the reference date when its magnitude is below ``exactLimit``; else the
-    /// far encoding. Canonical: each value has one representation, so `==` is `raw ==`.
-    var raw: Int128
+    /// far encoding.
+    var raw: Int128 {
+        @inline(__always) get { Int128(high) << 64 | Int128(low) }
+        @inline(__always) set {
+            high = Int64(truncatingIfNeeded: newValue >> 64)
+            low = UInt64(truncatingIfNeeded: newValue)
+        }
+    }
 
     // Computed constants rather than stored `static let`s: those would cost a lazy-initialisation
     // check on every use, and some are used on every schedule.
@@ -44,15 +59,16 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     static var negativeInfinity: VirtualTime { VirtualTime(raw: -infinity.raw) }
 
     init(raw: Int128) {
-        self.raw = raw
+        high = Int64(truncatingIfNeeded: raw >> 64)
+        low = UInt64(truncatingIfNeeded: raw)
     }
 
     /// Exactly `attoseconds`, when within the exact range; beyond it, the nearest `Double`.
     init(attoseconds: Int128) {
         if attoseconds.magnitude < Self.exactLimit.magnitude {
-            raw = attoseconds
+            self.init(raw: attoseconds)
         } else {
-            raw = Self.farRaw(Self.seconds(attoseconds: attoseconds))
+            self.init(raw: Self.farRaw(Self.seconds(attoseconds: attoseconds)))
         }
     }
 
@@ -78,7 +94,7 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     init(seconds: Double) {
         precondition(!seconds.isNaN, "VirtualTime: NaN seconds")
         if seconds.magnitude >= Self.exactLimitSeconds {
-            raw = Self.farRaw(seconds)
+            self.init(raw: Self.farRaw(seconds))
             return
         }
         let scaled = seconds * 1e9
@@ -89,12 +105,12 @@ struct VirtualTime: Hashable, Comparable, Sendable {
             let rest = scaled - Double(nanoseconds)
             if rest >= 0.5 { nanoseconds += 1 } else if rest <= -0.5 { nanoseconds -= 1 }
             if Double(nanoseconds) / 1e9 == seconds {
-                raw = Int128(nanoseconds) * 1_000_000_000
+                self.init(raw: Int128(nanoseconds) * 1_000_000_000)
                 return
             }
         }
         let magnitude = Int128(Self.roundedAttoseconds(seconds.magnitude))
-        raw = seconds < 0 ? -magnitude : magnitude
+        self.init(raw: seconds < 0 ? -magnitude : magnitude)
     }
 
     /// A date's time: `Date(timeIntervalSinceReferenceDate:)` inverted (see ``init(seconds:)``).
@@ -222,7 +238,7 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     }
 
     /// A finite, non-negative `magnitude` below 2^62, exactly, rounded to attoseconds (halves up).
-    private static func roundedAttoseconds(_ magnitude: Double) -> UInt128 {
+    static func roundedAttoseconds(_ magnitude: Double) -> UInt128 {
         if magnitude == 0 { return 0 }
         // magnitude = significand × 2^exponent exactly; × 10^18 = significand × 5^18 × 2^(exponent + 18).
         let significand: UInt64

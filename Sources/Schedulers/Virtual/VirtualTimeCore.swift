@@ -58,6 +58,8 @@ final class VirtualTimeCore: Sendable {
     }
 
     let state: Lock<State>
+    /// The dates ``TestScheduler/now`` reports where a date's time does not round back to it.
+    let dateReadings = DateReadings()
 
     init(now: VirtualTime) {
         state = Lock(State(now: now))

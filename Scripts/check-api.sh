@@ -170,7 +170,8 @@ parameter.update({"kind": "TypeNominal", "name": "Int", "printedName": "Swift.In
     expect 1 "a changed parameter type fails" 'TestScheduler.advance(by:)'
 
     # The same break, announced in the Unreleased section, passes.
-    sed -i 's/^## \[Unreleased\].*/&\n\n- Changed: `TestScheduler.advance(by:)` (self-test)./' "$work/CHANGELOG.md"
+    awk '{ print } /^## \[Unreleased\]/ { print ""; print "- Changed: `TestScheduler.advance(by:)` (self-test)." }' \
+        "$changelog" >"$work/CHANGELOG.md"
     expect 0 "an announced change passes" 'announced in'
 
     reset   # an addition: the baseline lacks Bag.removeAll(), which the build has

@@ -27,8 +27,8 @@ fi
 # What the URL serves: this checkout's files, in a repository of their own, tagged $version.
 mkdir "$work/Schedulers"
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
-    [ -e "$file" ] && printf '%s\0' "$file"
-done | xargs -0 cp --parents -t "$work/Schedulers"
+    if [ -e "$file" ]; then printf '%s\0' "$file"; fi   # a deleted, not yet committed file
+done | tar --null -T - -cf - | tar -xf - -C "$work/Schedulers"
 git -C "$work/Schedulers" init -q
 git -C "$work/Schedulers" add -A
 git -C "$work/Schedulers" -c user.name=check -c user.email=check@localhost commit -qm "$version"
@@ -36,7 +36,7 @@ git -C "$work/Schedulers" tag "$version"
 
 mkdir "$work/Client"
 cp -R "$manifest" Examples/Client/Sources "$work/Client/"
-sed -i "s|\"$placeholder\"|\"file://$work/Schedulers\"|" "$work/Client/Package.swift"
+sed "s|\"$placeholder\"|\"file://$work/Schedulers\"|" "$manifest" >"$work/Client/Package.swift"
 
 swift package --package-path "$work/Client" resolve
 resolved=$(swift package --package-path "$work/Client" show-dependencies --format json |

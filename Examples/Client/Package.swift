@@ -9,12 +9,9 @@ let package = Package(
         .visionOS(.v2),
     ],
     dependencies: [
-        // No release is tagged yet. Depend on a clone next to this package,
-        // or on the main branch:
-        //   .package(url: "<its git URL>", branch: "main"),
-        // or on one commit:
-        //   .package(url: "<its git URL>", revision: "<commit hash>"),
-        .package(path: "../Schedulers"),
+        // Until the 0.1.0 tag is published, ask for one commit instead:
+        //   .package(url: "<…>", revision: "<commit hash>"),
+        .package(url: "<the repository's git URL>", from: "0.1.0"),
     ],
     targets: [
         .executableTarget(

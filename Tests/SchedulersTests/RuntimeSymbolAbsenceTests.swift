@@ -66,7 +66,9 @@ import TestSupport
         }
     }
 
-    /// `swift_task_getMainExecutor_hook` absent (a runtime before Swift 6.2): a capture on the
+    /// `swift_task_getMainExecutor_hook` absent (a runtime before Swift 6.1: on Apple platforms,
+    /// before macOS 15.4 and iOS 18.4; Platform notes, "The main-executor hook's first
+    /// release"): a capture on the
     /// main actor says once that main-actor tasks cannot be captured, and still captures global
     /// tasks; the main-actor task runs on the real main actor.
     @Test(.timeLimit(.minutes(1)))

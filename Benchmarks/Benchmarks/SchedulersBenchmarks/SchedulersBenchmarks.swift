@@ -133,7 +133,7 @@ let benchmarks: @Sendable () -> Void = {
         for nanoseconds in raw.sorted { benchmark.measurement(.custom("lateness raw GCD (µs)", useScalingFactor: false), nanoseconds / 1_000) }
     }
 
-    // 8. Async debounce (issue 11): one six-value debounce scenario per iteration on our
+    // 8. Async debounce: one six-value debounce scenario per iteration on our
     //    TestScheduler inside withCapturedTasks. Time only: tasks and the runtime allocate
     //    differently from run to run, so there is no allocation count to gate on. A wrong run
     //    stops the benchmark. swift-clocks' TestClock is compared in the `ratios` executable only:

@@ -6,8 +6,8 @@ import Foundation
 import Schedulers
 
 /// Workload 8: async-algorithms' `debounce` over an `AsyncChannel` fed with six values by a
-/// producer task sleeping on the clock (the scenario of issue 11, and of
-/// Integrations/AsyncAlgorithms' `overAChannelFedByASleepingProducer`), checked at 3.5 s and at
+/// producer task sleeping on the clock (the scenario of Integrations/AsyncAlgorithms'
+/// `overAChannelFedByASleepingProducer`), checked at 3.5 s and at
 /// the end. Ours: a `TestScheduler` inside `withCapturedTasks`, driven by `advance(to:)`. Peer:
 /// pointfreeco/swift-clocks' `TestClock` in its recommended pattern, inside
 /// swift-concurrency-extras' `withMainSerialExecutor`, driven by `await clock.advance(by:)`.

@@ -3,7 +3,7 @@ import ConcurrencyExtras
 import Foundation
 import Schedulers
 
-/// The view-model debounce test (issue 18), per run: a `@MainActor` search model whose
+/// The view-model debounce test, per run: a `@MainActor` search model whose
 /// `queryChanged` cancels its previous `Task {}` and starts one that sleeps 300 ms on an injected
 /// clock before publishing results; the test types "s", waits 200 ms, types "sw", and checks that
 /// nothing arrives at 299 ms and that "sw" arrives at exactly 300 ms. Three ways:

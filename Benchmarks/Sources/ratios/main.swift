@@ -218,7 +218,7 @@ for (name, pick, target) in [
 
 }
 
-// 8. Async debounce (issue 11): six values through async-algorithms' debounce per run, ours
+// 8. Async debounce: six values through async-algorithms' debounce per run, ours
 //    (TestScheduler inside withCapturedTasks) and swift-clocks' TestClock (withMainSerialExecutor);
 //    5 interleaved rounds of 2,000 runs each, so the wrong-run counts are out of 10,000 (the
 //    warm-up round, 200 runs, is not counted). TestClock takes milliseconds a run: ~2 minutes.
@@ -229,7 +229,7 @@ final class WrongRuns: @unchecked Sendable {
 }
 let wrongRuns = WrongRuns()
 compare(
-    "Async debounce, 6 inputs (issue 11)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    "Async debounce (async-algorithms), 6 inputs", unit: "µs/run", rounds: 5, target: .microseconds(200),
     ours: System("ours") {
         let runs = wrongRuns.ours.isEmpty ? 200 : debounceRuns
         let start = DispatchTime.now().uptimeNanoseconds
@@ -259,7 +259,7 @@ rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(wrongRuns.ours.dro
 print(rows[rows.count - 1].note)
 }
 
-// 9. The view-model debounce test (issue 18): a @MainActor model's Task {} debouncing on an
+// 9. The view-model debounce test: a @MainActor model's Task {} debouncing on an
 //    injected clock, per run. Ours in both shapes (synchronous on the main actor; asynchronous
 //    with `await clock.advance(by:)`) beside swift-clocks' TestClock (withMainSerialExecutor);
 //    5 interleaved rounds of 2,000 runs each (the warm-up round, 200 runs, is not counted).
@@ -271,7 +271,7 @@ final class ViewModelWrongRuns: @unchecked Sendable {
 let viewModelWrong = ViewModelWrongRuns()
 func viewModelRuns(_ counts: [Int]) -> Int { counts.isEmpty ? 200 : debounceRuns }
 compare(
-    "View-model debounce, synchronous shape (issue 18)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    "@MainActor view-model debounce, synchronous shape", unit: "µs/run", rounds: 5, target: .microseconds(200),
     ours: System("ours") {
         let runs = viewModelRuns(viewModelWrong.synchronous)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -297,12 +297,12 @@ compare(
         viewModelWrong.testClock.append(wrong)
         return Double(elapsed) / Double(runs) / 1_000
     })
-if selected("View-model debounce, synchronous shape (issue 18)") {
+if selected("@MainActor view-model debounce, synchronous shape") {
     rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(viewModelWrong.synchronous.dropFirst().reduce(0, +)), TestClock \(viewModelWrong.testClock.dropFirst().reduce(0, +))."
     print(rows[rows.count - 1].note)
 }
 compare(
-    "View-model debounce, asynchronous shape (issue 18)", unit: "µs/run", rounds: 5, target: .microseconds(200),
+    "@MainActor view-model debounce, asynchronous shape", unit: "µs/run", rounds: 5, target: .microseconds(200),
     ours: System("ours") {
         let runs = viewModelRuns(viewModelWrong.asynchronous)
         let start = DispatchTime.now().uptimeNanoseconds
@@ -325,7 +325,7 @@ compare(
         let elapsed = DispatchTime.now().uptimeNanoseconds - start
         return Double(elapsed) / Double(runs) / 1_000
     })
-if selected("View-model debounce, asynchronous shape (issue 18)") {
+if selected("@MainActor view-model debounce, asynchronous shape") {
     rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(viewModelWrong.asynchronous.dropFirst().reduce(0, +)) (TestClock's wrong runs: the row above)."
     print(rows[rows.count - 1].note)
 }

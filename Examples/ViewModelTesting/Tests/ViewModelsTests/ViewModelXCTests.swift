@@ -1,8 +1,10 @@
 import XCTest
 
-/// The synchronous shape in XCTest. On Linux XCTest cannot discover a `@MainActor` test method,
-/// so each nonisolated method enters the main actor with `MainActor.assumeIsolated` (XCTest runs
-/// test methods on the main thread, which holds the main actor).
+/// The synchronous shape in XCTest. On Linux XCTest discovers a synchronous `@MainActor` test
+/// method only beside an `async` one in the same class (Platform notes, "XCTest and the main
+/// actor on Linux"), so each nonisolated method enters the main actor with
+/// `MainActor.assumeIsolated` (XCTest runs test methods on the main thread, which holds the main
+/// actor).
 final class ViewModelXCTests: XCTestCase {
     private func check(_ scenario: @MainActor () -> Bool) {
         MainActor.assumeIsolated {

@@ -53,6 +53,21 @@ import TestSupport
         #expect(scheduler.pendingCount == 0, "\(name)")
     }
 
+    /// A task that prefers the scheduler is in its virtual time too: the same warning.
+    @Test func aTaskPreferringTheSchedulerSleepingOnARealClockIsNamed() async throws {
+        let scheduler = TestScheduler()
+        let (task, warnings) = Warning.capture(about: scheduler) {
+            let task = Task(executorPreference: scheduler) { try await Task.sleep(for: .milliseconds(1)) }
+            scheduler.advance(by: 0)
+            return task
+        }
+        expectNamesTheCallAndTheFix(warnings, clock: "ContinuousClock", scheduler: scheduler)
+        // Its continuation comes back to the scheduler (its preference): drive until it has.
+        while scheduler.pendingCount == 0 { await Task.yield() }
+        scheduler.advance(by: 0)
+        try await task.value
+    }
+
     /// A captured main-actor task (a `@MainActor` view model's `Task {}`) sleeping on a real
     /// clock: `Task.sleep` and `Clock.sleep` are nonisolated, so the task hops off the main
     /// actor to call them, the hop is captured, and the warning names the call.

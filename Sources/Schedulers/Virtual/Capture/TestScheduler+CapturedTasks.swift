@@ -42,6 +42,9 @@ extension TestScheduler {
     ///   `MainActor.assumeIsolated`). Driven from another thread, such a job goes to the real
     ///   main actor instead, and the scheduler prints a warning naming the fix, once; the
     ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
+    ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
+    ///   `SuspendingClock`) sleeps in real time, which cannot be exact, and (on Linux, Swift 6.3
+    ///   and later) the scheduler prints one warning naming the call and the fix: ``clock``.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
     ///   it runs if the scheduler is driven later, and it is still captured, so a task started
     ///   inside `body` stays in virtual time to its end. One limit: a global task's

@@ -1,0 +1,74 @@
+@_spi(SchedulersInternal) import Disposables
+import Dispatch
+
+/// The warning for a task in a ``TestScheduler``'s virtual time that sleeps on a real clock
+/// (`Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
+/// `SuspendingClock().sleep(for:)`), printed once per scheduler.
+///
+/// Such a sleep cannot be made exact: its deadline is an instant on a clock the test does not
+/// own, so nothing can say which virtual time it stands for. The sleep still happens, in real
+/// time, exactly as it would without the warning (RealClockSleepInterception.swift). What
+/// happens after it fires is outside virtual time as well: a global task's continuation runs on
+/// the cooperative pool, beside the thread that drives the scheduler; a main-actor task then
+/// hops back to the main actor through the scheduler's stand-in for it, so that part of it waits
+/// for the next drive (`advance`), whenever that comes. Either way the test's outcome depends on
+/// real time, so the scheduler names the call and the fix: pass the scheduler's clock.
+enum RealClockSleepWarning {
+    /// Schedulers that have warned, so each warns once. Weak, pruned as it grows: touched only
+    /// when a real-clock sleep is made in virtual time, which correct tests never do.
+    private static let warned = Lock([WeakTestScheduler]())
+
+    /// Warns (once per scheduler) that a task running in `scheduler`'s virtual time slept on
+    /// `clock`, a real clock.
+    static func warn(_ scheduler: TestScheduler, clock: RealClock) {
+        let isFirst = warned.withLock { entries -> Bool in
+            entries.removeAll { $0.scheduler == nil }
+            if entries.contains(where: { $0.scheduler === scheduler }) { return false }
+            entries.append(WeakTestScheduler(scheduler: scheduler))
+            return true
+        }
+        guard isFirst else { return }
+        Warning.emit(message(for: scheduler, clock: clock), about: scheduler)
+    }
+
+    /// The real clocks a sleep can name. The runtime hands the sleep over as a deadline on one
+    /// of them, which is all the call leaves behind: `Task.sleep(for:)` and
+    /// `Task.sleep(nanoseconds:)` sleep on the continuous clock, so the message lists every
+    /// spelling that reaches it.
+    enum RealClock {
+        case continuous
+        case suspending
+
+        var calls: String {
+            switch self {
+            case .continuous:
+                "Task.sleep(for:), Task.sleep(nanoseconds:) or ContinuousClock().sleep(for:)"
+            case .suspending:
+                "SuspendingClock().sleep(for:) or Task.sleep(until:clock: .suspending)"
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .continuous: "ContinuousClock"
+            case .suspending: "SuspendingClock"
+            }
+        }
+    }
+
+    static func message(for scheduler: TestScheduler, clock: RealClock) -> String {
+        """
+        a task running in the virtual time of \(scheduler) slept on a real clock, \(clock.name) \
+        (\(clock.calls)). That sleep cannot be exact: its deadline is an instant on a clock the \
+        test does not own, so it ends in real time whatever the test advances, and what the task \
+        does next is not deterministic. Pass the scheduler's clock instead: write the code against \
+        an injected `any Clock<Duration>` (`try await clock.sleep(for: …)`) and give it \
+        `scheduler.clock` in the test, or call `Task.sleep(for:clock: scheduler.clock)`. \
+        (Printed once per scheduler.)
+        """
+    }
+}
+
+private struct WeakTestScheduler: Sendable {
+    weak var scheduler: TestScheduler?
+}

@@ -68,6 +68,13 @@ package enum Warning {
         return (result, capture.messages)
     }
 
+    /// How many warnings the innermost capture registered for `subject` holds so far, from any
+    /// thread: for a test that waits for a warning before it unblocks what it tests.
+    package static func capturedCount(about subject: AnyObject) -> Int {
+        let id = ObjectIdentifier(subject)
+        return bySubject.withLock { $0.last { $0.subject == id }?.capture }?.messages.count ?? 0
+    }
+
     // MARK: Captures
 
     /// The capture of the running task, if it is inside ``capture(about:_:)``.

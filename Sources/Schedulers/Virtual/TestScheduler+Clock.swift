@@ -174,7 +174,7 @@ extension TestScheduler {
             if let scheduler = reference.scheduler as? TestScheduler {
                 // Virtual time is already there: return without waiting for a drive, which a
                 // test body awaiting this would never get (the contract's "sleep until now").
-                if deadline.time <= scheduler.core.now { return try Task.checkCancellation() }
+                if scheduler.hasReached(deadline) { return try Task.checkCancellation() }
                 DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
             }
             // At the exact instant: through a `Date` it could round past an `advance` target.

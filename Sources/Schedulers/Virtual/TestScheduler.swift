@@ -348,6 +348,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         resolve(date, against: core.now)
     }
 
+    /// Whether `deadline` is at or before ``now`` as the scheduler reads it (a date read as
+    /// ``resolve(_:)`` reads it, without recording anything): a sleep until it returns at once.
+    func hasReached(_ deadline: Clock.Instant) -> Bool {
+        let now = core.now
+        guard let date = deadline.madeFrom else { return deadline.time <= now }
+        let reading = core.dateReadings.date(at: now)?.timeIntervalSinceReferenceDate
+        return VirtualTime.resolving(seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading).time <= now
+    }
+
     /// The time `deadline` denotes now: one made from a date is read as ``resolve(_:)`` reads
     /// dates, any other is its exact time. Call it while driving, or under the core's lock.
     func resolve(_ deadline: Clock.Instant, against now: VirtualTime) -> VirtualTime {

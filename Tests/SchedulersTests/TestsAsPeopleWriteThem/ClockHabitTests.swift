@@ -31,6 +31,26 @@ import TestSupport
         }
     }
 
+    /// The same, once, as the testing article shows it.
+    @Test func startsThenSleepsAsDocumented() async throws {
+        // snippet: starts-then-sleeps
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        try await scheduler.withCapturedTasks {
+            let started = Locked(false)
+            let task = Task {
+                started.withLock { $0 = true }
+                try await clock.sleep(for: .seconds(1))
+                return 42
+            }
+            while !started.value { await Task.yield() }   // runs what is due now
+            try await clock.sleep(until: clock.now)      // a deadline at now: returns
+            await clock.advance(by: .seconds(1))
+            #expect(try await task.value == 42)
+        }
+        // snippet: end
+    }
+
     /// A deadline at or before `now` returns at once, inside a capture or not, without a drive.
     @Test func sleepUntilNowOrEarlierReturns() async throws {
         let scheduler = TestScheduler()

@@ -150,7 +150,7 @@ extension TestScheduler {
         /// time. Its ``Instant/date`` is ``TestScheduler/now``, also at a time read from a date.
         public var now: Instant {
             let time = core.now
-            return Instant(time: time, madeFrom: core.dateReadings.date(at: time))
+            return Instant(time: time, madeFrom: core.dateReadings?.date(at: time))
         }
 
         /// Zero: virtual time has no granularity.

@@ -39,7 +39,8 @@ import Synchronization
 /// - **Disposal.** A disposed action is released at once and skipped when its time comes; it
 ///   uses up no step.
 /// - **Lifetime.** Nothing pending keeps the scheduler alive. When it is deinitialised, pending
-///   actions are released without running.
+///   actions are released without running, and so are the later jobs of captured tasks that
+///   outlive it.
 ///
 /// - Complexity: scheduling and running an action are O(log n) in the number pending.
 public final class TestScheduler: Scheduler, @unchecked Sendable {
@@ -119,7 +120,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// date (``schedule(after:_:)-(Date,_)``, ``advance(to:)``), the very date given.
     public override var now: Date {
         let time = core.now
-        return core.dateReadings.date(at: time) ?? time.date
+        return core.dateReadings?.date(at: time) ?? time.date
     }
 
     /// How many actions are scheduled, not disposed, and will still run. A live repeating action
@@ -334,11 +335,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// is not `date`, ``now`` will read `date` there. Call it under the core's lock (as
     /// `enqueue`'s `due` does) or while driving, so that `now` cannot move meanwhile.
     func resolve(_ date: Date, against now: VirtualTime) -> VirtualTime {
-        let reading = core.dateReadings.date(at: now)?.timeIntervalSinceReferenceDate
+        let reading = core.dateReadings?.date(at: now)?.timeIntervalSinceReferenceDate
         let (time, keepsDate) = VirtualTime.resolving(
             seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading)
         if keepsDate && time > now {
-            core.dateReadings.record(date, at: time, now: now)
+            core.makeDateReadings().record(date, at: time, now: now)
         }
         return time
     }
@@ -353,7 +354,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func hasReached(_ deadline: Clock.Instant) -> Bool {
         let now = core.now
         guard let date = deadline.madeFrom else { return deadline.time <= now }
-        let reading = core.dateReadings.date(at: now)?.timeIntervalSinceReferenceDate
+        let reading = core.dateReadings?.date(at: now)?.timeIntervalSinceReferenceDate
         return VirtualTime.resolving(seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading).time <= now
     }
 

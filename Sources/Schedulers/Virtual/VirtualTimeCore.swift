@@ -27,24 +27,8 @@ final class VirtualTimeCore: Sendable {
 
     /// What one drive remembers between its steps: the moment at which it last released the
     /// held yields, since it releases them at most once per moment.
-    ///
-    /// Kept as two 64-bit halves rather than a `VirtualTime` (an `Int128`): the asynchronous
-    /// drive holds it across suspensions, and the Swift 6.3 compiler on Linux miscompiles
-    /// 16-byte-aligned values held in async frames at -Onone (measured: a wrong value, then a hang).
     struct DriveMoment {
-        private var high: Int64 = 0
-        private var low: UInt64 = 0
-        private var hasReleased = false
-
-        var yieldsReleasedAt: VirtualTime? {
-            get { hasReleased ? VirtualTime(raw: Int128(high) << 64 | Int128(low)) : nil }
-            set {
-                hasReleased = newValue != nil
-                let raw = newValue?.raw ?? 0
-                high = Int64(truncatingIfNeeded: raw >> 64)
-                low = UInt64(truncatingIfNeeded: raw)
-            }
-        }
+        var yieldsReleasedAt: VirtualTime?
     }
 
     /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
@@ -59,7 +43,32 @@ final class VirtualTimeCore: Sendable {
 
     let state: Lock<State>
     /// The dates ``TestScheduler/now`` reports where a date's time does not round back to it.
-    let dateReadings = DateReadings()
+    /// Made on the first date that needs one (most schedulers never do), so that a scheduler
+    /// costs no allocation for it; 0 until then, released in `deinit`.
+    private let dateReadingsAddress = Atomic<UInt>(0)
+
+    /// The table, or nil while no date has needed one.
+    var dateReadings: DateReadings? {
+        let address = dateReadingsAddress.load(ordering: .acquiring)
+        guard address != 0 else { return nil }
+        return Unmanaged<DateReadings>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue()
+    }
+
+    /// The table, made if need be.
+    func makeDateReadings() -> DateReadings {
+        if let existing = dateReadings { return existing }
+        let made = Unmanaged.passRetained(DateReadings())
+        let (exchanged, found) = dateReadingsAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+        if exchanged { return made.takeUnretainedValue() }
+        made.release()
+        return Unmanaged<DateReadings>.fromOpaque(UnsafeRawPointer(bitPattern: found)!).takeUnretainedValue()
+    }
+
+    deinit {
+        let address = dateReadingsAddress.load(ordering: .acquiring)
+        if address != 0 { Unmanaged<DateReadings>.fromOpaque(UnsafeRawPointer(bitPattern: address)!).release() }
+    }
 
     init(now: VirtualTime) {
         state = Lock(State(now: now))

@@ -43,8 +43,8 @@ import TestSupport
                 try await clock.sleep(for: .seconds(1))
                 return 42
             }
-            while !started.value { await Task.yield() }   // runs what is due now
-            try await clock.sleep(until: clock.now)      // a deadline at now: returns
+            while !started.value { await Task.yield() } // runs what is due now
+            try await clock.sleep(until: clock.now)     // returns at once
             await clock.advance(by: .seconds(1))
             #expect(try await task.value == 42)
         }

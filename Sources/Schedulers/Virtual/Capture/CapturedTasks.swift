@@ -25,8 +25,8 @@ import Musl
 ///    values into every `Task {}` it starts. So the tasks a test starts, and the tasks they
 ///    start, are captured wherever they run.
 ///
-/// The job of a body passed to the asynchronous `withCapturedTasks` is never captured: it is
-/// the test itself, and nothing would drive it while it waits.
+/// The task that calls the asynchronous `withCapturedTasks` is never captured: it drives the
+/// capture's world while the body (a captured child task) runs (CapturedBodyDriver.swift).
 ///
 /// The hooks ask for every job in the process, so the common answer ("nobody captures") is
 /// quick: while no live scheduler has ever captured, one relaxed atomic load. Rules 1 and 2 are
@@ -79,13 +79,13 @@ enum CapturedTasks {
     /// job at the cost of this load.
     static let capturingSchedulers = Atomic<Int>(0)
 
-    /// Bodies of asynchronous captures that are running, as task addresses: never captured.
+    /// The tasks driving asynchronous captures, as task addresses: never captured.
     private static let bodies = Lock([UInt]())
     private static let bodyCount = Atomic<Int>(0)
 
     /// The scheduler that takes a global job enqueued here and now, or nil.
     ///
-    /// - Parameter job: the job, so that an asynchronous capture's own body is never captured.
+    /// - Parameter job: the job, so that an asynchronous capture's driver is never captured.
     static func capturingScheduler(for job: UnownedJob) -> TestScheduler? {
         guard capturingSchedulers.load(ordering: .relaxed) > 0 else { return nil }
         guard let scheduler = capturingScheduler() else { return nil }

@@ -29,7 +29,7 @@ import Musl
 ///   (the test body, a synchronous `MainActor.assumeIsolated`) reaches
 ///   ``isIsolatingCurrentContext()`` and ``checkIsolated()``, which accept any thread that
 ///   holds the main actor.
-/// - **The test's own task** (the body of an asynchronous `withCapturedTasks`) is never queued
+/// - **The driving task** (the caller of an asynchronous `withCapturedTasks`) is never queued
 ///   in virtual time: when it hops onto the main actor it runs on the main queue at once, with
 ///   this executor as its executor, so that it hops only once per capture.
 ///
@@ -55,7 +55,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if CapturedTasks.isBody(CapturedTasks.address(of: job)) {
-            // The test's own task, hopping onto the main actor: it runs now, on the main queue,
+            // The task driving an asynchronous capture, hopping onto the main actor: it runs now, on the main queue,
             // which holds the main actor, but on this executor, so that its later main-actor
             // calls (and `clock.advance`'s isolated entry) find it already here and do not hop
             // again.

@@ -54,8 +54,11 @@ extension TestScheduler {
     ///   ``clock``, the scheduler's warning says so. Main-actor tasks have no such limit: they
     ///   resume on the stand-in whichever thread resumes them. If the scheduler is
     ///   deinitialised first, pending jobs are released without running, and their tasks never
-    ///   finish: Swift has no way to destroy a job without running it. Drive a test's tasks to
-    ///   their end (or cancel them, then `advance`) before it returns.
+    ///   finish: Swift has no way to destroy a job without running it. A captured main-actor
+    ///   task may even outlive its scheduler while it waits on something real (a real-clock
+    ///   sleep, a Dispatch callback): when it resumes, its job is released without running, and
+    ///   nothing touches the released scheduler (MainActorStandIn.swift, "Lifetime"). Drive a
+    ///   test's tasks to their end (or cancel them, then `advance`) before it returns.
     /// - **Other hooks.** Each runtime hook is one variable for the whole process, which other
     ///   libraries set too (swift-concurrency-extras' `withMainSerialExecutor`). Ours are
     ///   installed only while a capture's body runs or a scheduler that has captured is being
@@ -119,8 +122,15 @@ extension TestScheduler {
     ///
     /// The tasks `body` starts, and theirs, are captured as with the synchronous form (a
     /// task-local value marks them, so it does not matter which thread `body` resumes on).
-    /// `body`'s own task is never captured: it is the test, and nothing would drive it while it
-    /// waits; when it hops back to the main actor it goes to the real one. Drive the scheduler
+    ///
+    /// **One world.** `body` itself runs as a captured task (a child task that prefers this
+    /// scheduler, on the caller's actor), FIFO with the tasks it starts, while the calling task
+    /// drives: whenever `body` waits (a task's `value`, `async let`, a task group, a stream,
+    /// `Task.yield()`, an actor call, a continuation), what is due at the current virtual time
+    /// runs, in the scheduler's order, and virtual time does not move. So the same test gives the
+    /// same interleaving every run. If `body` waits for what only a later virtual time can bring,
+    /// the scheduler warns once after ``waitWarningDelay`` of real time, naming the earliest
+    /// pending due time; the wait goes on (CapturedBodyDriver.swift). Drive the scheduler
     /// inside with ``Clock/advance(by:isolation:)``, ``Clock/advance(to:isolation:)`` or
     /// ``Clock/run(isolation:)``, which run captured main-actor jobs on the main actor wherever
     /// they are called from. (Inside an async function Swift prefers this overload, so a

@@ -28,4 +28,11 @@ import ViewModels
         #expect(Repetition.wrongRuns(busy: busy, SynchronousScenarios.timeout) == 0)
         #expect(await Repetition.wrongRuns(busy: busy, AsynchronousScenarios.timeout) == 0)
     }
+
+    /// Tests moved from `TestClock`, waiting for what they start: exact, and they never hang.
+    @MainActor @Test(arguments: [false, true]) func clockHabitsNeverHang(busy: Bool) async {
+        #expect(await Repetition.wrongRuns(busy: busy, ClockHabitScenarios.startsThenSleeps) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, ClockHabitScenarios.asyncLetAndStream) == 0)
+        #expect(await Repetition.wrongRuns(busy: busy, ClockHabitScenarios.actorModel) == 0)
+    }
 }

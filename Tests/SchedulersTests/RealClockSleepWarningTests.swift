@@ -53,6 +53,31 @@ import TestSupport
         #expect(scheduler.pendingCount == 0, "\(name)")
     }
 
+    /// A captured task that left virtual time through a real-clock sleep and then sleeps on the
+    /// scheduler's clock: the second warning names the real-clock sleep as the way out, not a
+    /// Dispatch callback the test does not have.
+    @Test func aTaskThatLeftThroughARealSleepIsToldSo() async throws {
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        let (_, warnings) = try await Warning.capture(about: scheduler) {
+            let task = scheduler.withCapturedTasks {
+                let task = Task {
+                    try await Task.sleep(for: .milliseconds(1))
+                    try await clock.sleep(for: .seconds(1))
+                }
+                scheduler.advance(by: 0)
+                return task
+            }
+            while Warning.capturedCount(about: scheduler) < 2 { try await Task.sleep(for: .milliseconds(5)) }
+            while scheduler.pendingCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            scheduler.advance(by: 1)
+            try await task.value
+        }
+        #expect(warnings.count == 2)
+        #expect(warnings.last?.contains("it slept on a real clock (the warning before this one names the call)") == true)
+        #expect(warnings.last?.contains("Dispatch callback") == false)
+    }
+
     /// A task that prefers the scheduler is in its virtual time too: the same warning.
     @Test func aTaskPreferringTheSchedulerSleepingOnARealClockIsNamed() async throws {
         let scheduler = TestScheduler()

@@ -31,6 +31,12 @@ enum RealClockSleepWarning {
         Warning.emit(message(for: scheduler, clock: clock), about: scheduler)
     }
 
+    /// Whether a task in `scheduler`'s virtual time has slept on a real clock (for the other
+    /// warnings, which then name that as the way a task left virtual time).
+    static func hasWarned(_ scheduler: TestScheduler) -> Bool {
+        warned.withLock { entries in entries.contains { $0.scheduler === scheduler } }
+    }
+
     /// The real clocks a sleep can name. The runtime hands the sleep over as a deadline on one
     /// of them, which is all the call leaves behind: `Task.sleep(for:)` and
     /// `Task.sleep(nanoseconds:)` sleep on the continuous clock, so the message lists every

@@ -28,68 +28,53 @@ actor SearchEngine {
     static let runs = stressCount(200)
 
     @Test func backToBackFromANonisolatedTest() async {
-        for _ in 0..<Self.runs {
-            let scheduler = TestScheduler()
-            let engine = SearchEngine(clock: scheduler.clock)
-            await scheduler.withCapturedTasks {
-                await engine.queryChanged("s")
-                await engine.queryChanged("sw")
-                await scheduler.clock.advance(by: .milliseconds(299))
-                #expect(await engine.results == [])
-                await scheduler.clock.advance(by: .milliseconds(1))
-                #expect(await engine.results == ["sw"])
-                #expect(await engine.searches == 1)
-            }
-        }
+        for _ in 0..<Self.runs { await Self.backToBack() }
     }
 
     @Test func advancesBetweenCallsFromANonisolatedTest() async {
-        for _ in 0..<Self.runs {
-            let scheduler = TestScheduler()
-            let engine = SearchEngine(clock: scheduler.clock)
-            await scheduler.withCapturedTasks {
-                await engine.queryChanged("s")
-                await scheduler.clock.advance(by: .milliseconds(200))
-                await engine.queryChanged("sw")
-                await scheduler.clock.advance(by: .milliseconds(299))
-                #expect(await engine.results == [])
-                await scheduler.clock.advance(by: .milliseconds(1))
-                #expect(await engine.results == ["sw"])
-                #expect(await engine.searches == 1)
-            }
-        }
+        for _ in 0..<Self.runs { await Self.advancesBetweenCalls() }
     }
 
     @MainActor @Test func backToBackFromAMainActorTest() async {
-        for _ in 0..<Self.runs {
-            let scheduler = TestScheduler()
-            let engine = SearchEngine(clock: scheduler.clock)
-            await scheduler.withCapturedTasks {
-                await engine.queryChanged("s")
-                await engine.queryChanged("sw")
-                await scheduler.clock.advance(by: .milliseconds(299))
-                #expect(await engine.results == [])
-                await scheduler.clock.advance(by: .milliseconds(1))
-                #expect(await engine.results == ["sw"])
-                #expect(await engine.searches == 1)
-            }
-        }
+        for _ in 0..<Self.runs { await Self.backToBack() }
     }
 
     @MainActor @Test func advancesBetweenCallsFromAMainActorTest() async {
-        for _ in 0..<Self.runs {
-            let scheduler = TestScheduler()
-            let engine = SearchEngine(clock: scheduler.clock)
-            await scheduler.withCapturedTasks {
-                await engine.queryChanged("s")
-                await scheduler.clock.advance(by: .milliseconds(200))
-                await engine.queryChanged("sw")
-                await scheduler.clock.advance(by: .milliseconds(299))
-                #expect(await engine.results == [])
-                await scheduler.clock.advance(by: .milliseconds(1))
-                #expect(await engine.results == ["sw"])
-                #expect(await engine.searches == 1)
-            }
+        for _ in 0..<Self.runs { await Self.advancesBetweenCalls() }
+    }
+
+    /// Two queries back to back, then the debounce interval: only the second is searched.
+    /// On the caller's actor, so each test runs it from the isolation it names.
+    static func backToBack(isolation: isolated (any Actor)? = #isolation) async {
+        let scheduler = TestScheduler()
+        let engine = SearchEngine(clock: scheduler.clock)
+        await scheduler.withCapturedTasks {
+            await engine.queryChanged("s")
+            await engine.queryChanged("sw")
+            await expectSearched(engine, on: scheduler)
         }
+    }
+
+    /// A query, 200 ms, another query, then the debounce interval.
+    static func advancesBetweenCalls(isolation: isolated (any Actor)? = #isolation) async {
+        let scheduler = TestScheduler()
+        let engine = SearchEngine(clock: scheduler.clock)
+        await scheduler.withCapturedTasks {
+            await engine.queryChanged("s")
+            await scheduler.clock.advance(by: .milliseconds(200))
+            await engine.queryChanged("sw")
+            await expectSearched(engine, on: scheduler)
+        }
+    }
+
+    /// Nothing at 299 ms after the last query; "sw", searched once, at 300 ms.
+    static func expectSearched(
+        _ engine: SearchEngine, on scheduler: TestScheduler, isolation: isolated (any Actor)? = #isolation
+    ) async {
+        await scheduler.clock.advance(by: .milliseconds(299))
+        #expect(await engine.results == [])
+        await scheduler.clock.advance(by: .milliseconds(1))
+        #expect(await engine.results == ["sw"])
+        #expect(await engine.searches == 1)
     }
 }

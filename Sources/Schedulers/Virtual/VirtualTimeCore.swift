@@ -17,9 +17,10 @@ final class VirtualTimeCore: Sendable {
         var liveCount = 0
         /// Disposed actions still sitting in `queue`, waiting to be skipped.
         var disposedInQueue = 0
-        /// The driver of an asynchronous capture, parked until work is due at `now`
-        /// (``CapturedBodyDriver``); `enqueue` wakes it.
-        var parkedDriver: CheckedContinuation<Void, Never>?
+        /// The drivers of asynchronous captures, parked until work is due at `now`
+        /// (``CapturedBodyDriver``); `enqueue` wakes them. More than one only while captures of
+        /// this scheduler nest (an inner capture's driver is the outer body).
+        var parkedDrivers: [CheckedContinuation<Void, Never>] = []
         /// Jobs that yielded (YieldedJob.swift), waiting for the current moment to run out.
         /// Counted in `liveCount`.
         var heldYields: [@Sendable () -> Void] = []
@@ -110,7 +111,7 @@ final class VirtualTimeCore: Sendable {
         interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
     ) -> VirtualAction {
         // Taken out under the lock, resumed after it (a captured local, as in `popNext`).
-        var parked: CheckedContinuation<Void, Never>?
+        var parked: [CheckedContinuation<Void, Never>] = []
         let (slot, sequence) = state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence &+= 1
@@ -120,10 +121,10 @@ final class VirtualTimeCore: Sendable {
             let time = max(min(due(state.now), .greatestFinite), state.now)
             let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
             state.queue.push(VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil), order: state.slots)
-            if state.parkedDriver != nil, time <= state.now { parked = state.parkedDriver.take() }
+            if !state.parkedDrivers.isEmpty, time <= state.now { swap(&parked, &state.parkedDrivers) }
             return (slot, sequence)
         }
-        parked?.resume()
+        for driver in parked { driver.resume() }
         return VirtualAction(core: self, slot: slot, sequence: sequence)
     }
 
@@ -222,20 +223,21 @@ final class VirtualTimeCore: Sendable {
         state.withLock { state in
             if isDone() { return false }
             if let first = Self.dropDisposedHead(&state), first <= state.now { return false }
-            precondition(state.parkedDriver == nil, "TestScheduler: two asynchronous captures wait on one scheduler at once")
-            state.parkedDriver = driver
+            state.parkedDrivers.append(driver)
             return true
         }
     }
 
     /// Wakes the parked driver, if any.
     func unpark() {
-        state.withLock { $0.parkedDriver.take() }?.resume()
+        var parked: [CheckedContinuation<Void, Never>] = []
+        state.withLock { swap(&parked, &$0.parkedDrivers) }
+        for driver in parked { driver.resume() }
     }
 
     /// Whether a driver is parked (for the warning that it waits for time).
     var hasParkedDriver: Bool {
-        state.withLock { $0.parkedDriver != nil }
+        state.withLock { !$0.parkedDrivers.isEmpty }
     }
 
     /// Drops disposed actions from the head of the queue; returns the first live one's time.
@@ -268,13 +270,13 @@ final class VirtualTimeCore: Sendable {
 
     /// Holds a job that yielded until the current moment has nothing else due (YieldedJob.swift).
     func holdYield(_ run: @escaping @Sendable () -> Void) {
-        var parked: CheckedContinuation<Void, Never>?
+        var parked: [CheckedContinuation<Void, Never>] = []
         state.withLock { state in
             state.liveCount += 1
             state.heldYields.append(run)
-            parked = state.parkedDriver.take()
+            swap(&parked, &state.parkedDrivers)
         }
-        parked?.resume()
+        for driver in parked { driver.resume() }
     }
 
     /// Queues the held yields at `now`, unless this drive has released them at this moment.

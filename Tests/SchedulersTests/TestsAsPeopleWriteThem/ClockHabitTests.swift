@@ -51,6 +51,33 @@ import TestSupport
         // snippet: end
     }
 
+    /// Captures nest, of two schedulers (the innermost wins) or of one.
+    @Test func nestedCaptures() async {
+        for _ in 0..<Self.runs {
+            let outer = TestScheduler()
+            let inner = TestScheduler()
+            let value = await outer.withCapturedTasks {
+                await inner.withCapturedTasks {
+                    let task = Task {
+                        try? await inner.clock.sleep(for: .seconds(1))
+                        return 3
+                    }
+                    await inner.clock.advance(by: .seconds(1))
+                    return await task.value
+                }
+            }
+            #expect(value == 3)
+            #expect(outer.pendingCount == 0 && inner.pendingCount == 0)
+            let same = TestScheduler()
+            let sum = await same.withCapturedTasks {
+                let first = Task { 1 }
+                let second = await same.withCapturedTasks { await Task { 2 }.value }
+                return await first.value + second
+            }
+            #expect(sum == 3)
+        }
+    }
+
     /// A deadline at or before `now` returns at once, inside a capture or not, without a drive.
     @Test func sleepUntilNowOrEarlierReturns() async throws {
         let scheduler = TestScheduler()

@@ -51,6 +51,27 @@ import TestSupport
         #expect(warnings.first?.contains("the earliest pending work is due at 2.0 s after 2001-01-01") == true)
     }
 
+    /// Cancelling the test's task (as a time limit does) ends a body waiting for time: its
+    /// sleep throws, and the capture returns.
+    @Test func cancellingTheTestEndsTheWait() async {
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        let test = Task {
+            await scheduler.withCapturedTasks {
+                do {
+                    try await clock.sleep(for: .seconds(10))
+                    return false
+                } catch {
+                    return error is CancellationError
+                }
+            }
+        }
+        while scheduler.pendingCount == 0 { await Task.yield() }
+        test.cancel()
+        #expect(await test.value)
+        #expect(scheduler.pendingCount == 0)
+    }
+
     /// A body that waits only for what is due now, or advances first, gets no warning, however
     /// long the real time (a small delay, and real work between).
     @Test func noWarningWhereNothingIsWrong() async {

@@ -126,19 +126,24 @@ extension TestScheduler {
         } else {
             warnWaitingForTime()
         }
-        await withTaskCancellationHandler {
+        if Task.isCancelled {
+            // Cancelled (a time limit): cancelled sleeps throw, so the body can still end. The
+            // driver no longer parks (nothing would wake a cancelled wait); it polls every 10 ms
+            // of real time instead of spinning (a Dispatch timer: a cancelled `Task.sleep`
+            // would return at once).
             await withCheckedContinuation { (driver: CheckedContinuation<Void, Never>) in
-                if !core.park(driver, unless: { body.isFinished }) { driver.resume() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { driver.resume() }
             }
-        } onCancel: {
-            core.unpark()
+        } else {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (driver: CheckedContinuation<Void, Never>) in
+                    if !core.park(driver, unless: { body.isFinished || Task.isCancelled }) { driver.resume() }
+                }
+            } onCancel: {
+                core.unpark()
+            }
         }
         parkGeneration.add(1, ordering: .relaxed)
-        if Task.isCancelled, !body.isFinished {
-            // Cancelled (a time limit): cancelled sleeps throw, so the body can still end; poll
-            // gently rather than spin, since cancellation no longer parks.
-            try? await Task.sleep(for: .milliseconds(10))
-        }
     }
 
     /// Prints, once per scheduler, that the body waits for something only time can bring.

@@ -66,28 +66,34 @@ extension TestScheduler {
         _ closure: CapturedBodyClosure<R>, isolation: isolated (any Actor)?
     ) async -> Result<R, any Error> {
         let state = CapturedBody()
-        let marker = CaptureMarker(self)
-        // A child task (so it inherits the caller's task-local values and priority), which
-        // prefers this scheduler: its nonisolated jobs are queued here; its main-actor jobs
-        // reach the stand-in through the marker, like every captured task's.
-        async let outcome = Self.runBody(closure, on: self, marker: marker, state: state)
-        await driveWhileRunning(state, isolation: isolation)
-        return await outcome.result
+        // A task that prefers this scheduler: its first job and every nonisolated one is queued
+        // here directly (an `async let` child's first job went to the global pool first and
+        // crossed threads to get here, about 70 µs a capture, and raced the driver); its
+        // main-actor jobs reach the stand-in through the marker, like every captured task's.
+        // It copies the caller's task-local values and priority; cancellation is passed on
+        // below. The task keeps the scheduler alive until it ends.
+        let task = Self.startBody(closure, on: self, marker: CaptureMarker(self), state: state)
+        await withTaskCancellationHandler {
+            await driveWhileRunning(state, isolation: isolation)
+        } onCancel: {
+            task.cancel()
+        }
+        return await task.value.result
     }
 
-    private nonisolated static func runBody<R>(
+    private nonisolated static func startBody<R>(
         _ closure: CapturedBodyClosure<R>, on scheduler: TestScheduler, marker: CaptureMarker, state: CapturedBody
-    ) async -> CapturedOutcome<R> {
-        let outcome = await withTaskExecutorPreference(scheduler) {
-            await CapturedTasks.$marker.withValue(marker) {
+    ) -> Task<CapturedOutcome<R>, Never> {
+        Task(executorPreference: scheduler) {
+            let outcome = await CapturedTasks.$marker.withValue(marker) {
                 do { return CapturedOutcome(result: .success(try await closure.run())) } catch {
                     return CapturedOutcome<R>(result: .failure(error))
                 }
             }
+            state.finish()
+            scheduler.core.unpark()
+            return outcome
         }
-        state.finish()
-        scheduler.core.unpark()
-        return outcome
     }
 
     /// Runs what is due at the current virtual time, one action at a time, until `body` is

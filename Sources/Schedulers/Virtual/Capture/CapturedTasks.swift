@@ -26,7 +26,7 @@ import Musl
 ///    start, are captured wherever they run.
 ///
 /// The task that calls the asynchronous `withCapturedTasks` is never captured: it drives the
-/// capture's world while the body (a captured child task) runs (CapturedBodyDriver.swift).
+/// capture's world while the body (a captured task) runs (CapturedBodyDriver.swift).
 ///
 /// The hooks ask for every job in the process, so the common answer ("nobody captures") is
 /// quick: while no live scheduler has ever captured, one relaxed atomic load. Rules 1 and 2 are

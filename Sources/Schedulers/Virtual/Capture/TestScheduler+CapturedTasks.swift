@@ -123,9 +123,9 @@ extension TestScheduler {
     /// The tasks `body` starts, and theirs, are captured as with the synchronous form (a
     /// task-local value marks them, so it does not matter which thread `body` resumes on).
     ///
-    /// **One world.** `body` itself runs as a captured task (a child task that prefers this
-    /// scheduler, on the caller's actor), FIFO with the tasks it starts, while the calling task
-    /// drives: whenever `body` waits (a task's `value`, `async let`, a task group, a stream,
+    /// **One world.** `body` itself runs as a captured task (a task that prefers this
+    /// scheduler, on the caller's actor, cancelled with the caller), FIFO with the tasks it
+    /// starts, while the calling task drives: whenever `body` waits (a task's `value`, `async let`, a task group, a stream,
     /// `Task.yield()`, an actor call, a continuation), what is due at the current virtual time
     /// runs, in the scheduler's order, and virtual time does not move. So the same test gives the
     /// same interleaving every run. If `body` waits for what only a later virtual time can bring,

@@ -152,14 +152,7 @@ import TestSupport
             let scheduler = TestScheduler()
             let clock = scheduler.clock
             let received = await scheduler.withCapturedTasks {
-                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-                Task {
-                    for index in 0..<3 {
-                        try? await clock.sleep(for: .seconds(1))
-                        continuation.yield(index)
-                    }
-                    continuation.finish()
-                }
+                let stream = Self.countingStream(on: clock)
                 await clock.advance(by: .seconds(3))
                 var received: [Int] = []
                 for await value in stream { received.append(value) }
@@ -175,14 +168,7 @@ import TestSupport
             let scheduler = TestScheduler()
             let clock = scheduler.clock
             let log = await scheduler.withCapturedTasks {
-                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-                Task {
-                    for index in 0..<3 {
-                        try? await clock.sleep(for: .seconds(1))
-                        continuation.yield(index)
-                    }
-                    continuation.finish()
-                }
+                let stream = Self.countingStream(on: clock)
                 var iterator = stream.makeAsyncIterator()
                 var log: [String] = []
                 for _ in 0..<3 {
@@ -268,5 +254,19 @@ import TestSupport
             #expect(done.value)
             #expect(scheduler.pendingCount == 0)
         }
+    }
+
+    /// A stream that a captured task (started here, inside the capture) feeds with 0, 1 and 2,
+    /// one a second of `clock`'s time, then finishes.
+    static func countingStream(on clock: TestScheduler.Clock) -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        Task {
+            for index in 0..<3 {
+                try? await clock.sleep(for: .seconds(1))
+                continuation.yield(index)
+            }
+            continuation.finish()
+        }
+        return stream
     }
 }

@@ -42,17 +42,6 @@ enum DetachedSleepWarning {
     /// The message that names the fix that applies to the sleeping task.
     static func message(for scheduler: TestScheduler, call: String) -> String {
         let start = "a task called \(call) on \(scheduler) while running outside it."
-        if CapturedTasks.marker?.scheduler === scheduler, RealClockSleepWarning.hasWarned(scheduler) {
-            // Captured, and a real-clock sleep ended outside the scheduler: name that, not a
-            // callback the test may not have.
-            return """
-                \(start) It was started inside withCapturedTasks, but it left virtual time: it slept \
-                on a real clock (the warning before this one names the call), and a real-clock sleep \
-                ends outside the scheduler, so the task went on on the cooperative pool, where its \
-                timing cannot be deterministic. Sleep on the scheduler's clock instead. (Printed \
-                once per scheduler.)
-                """
-        }
         if CapturedTasks.marker?.scheduler === scheduler {
             // Captured, yet running elsewhere: the one way out of a capture.
             return """

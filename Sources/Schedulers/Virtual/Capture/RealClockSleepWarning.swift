@@ -7,12 +7,10 @@ import Dispatch
 ///
 /// Such a sleep cannot be made exact: its deadline is an instant on a clock the test does not
 /// own, so nothing can say which virtual time it stands for. The sleep still happens, in real
-/// time, exactly as it would without the warning (RealClockSleepInterception.swift). What
-/// happens after it fires is outside virtual time as well: a global task's continuation runs on
-/// the cooperative pool, beside the thread that drives the scheduler; a main-actor task then
-/// hops back to the main actor through the scheduler's stand-in for it, so that part of it waits
-/// for the next drive (`advance`), whenever that comes. Either way the test's outcome depends on
-/// real time, so the scheduler names the call and the fix: pass the scheduler's clock.
+/// time, and its wake-up then waits on the scheduler like any captured job: the task goes on,
+/// still in virtual time, at the first drive after the sleep has ended, whenever that comes
+/// (RealClockSleepInterception.swift). So what the task does next depends on real time, and the
+/// scheduler names the call and the fix: pass the scheduler's clock.
 enum RealClockSleepWarning {
     /// Schedulers that have warned, so each warns once. Weak, pruned as it grows: touched only
     /// when a real-clock sleep is made in virtual time, which correct tests never do.
@@ -29,12 +27,6 @@ enum RealClockSleepWarning {
         }
         guard isFirst else { return }
         Warning.emit(message(for: scheduler, clock: clock), about: scheduler)
-    }
-
-    /// Whether a task in `scheduler`'s virtual time has slept on a real clock (for the other
-    /// warnings, which then name that as the way a task left virtual time).
-    static func hasWarned(_ scheduler: TestScheduler) -> Bool {
-        warned.withLock { entries in entries.contains { $0.scheduler === scheduler } }
     }
 
     /// The real clocks a sleep can name. The runtime hands the sleep over as a deadline on one
@@ -66,8 +58,8 @@ enum RealClockSleepWarning {
         """
         a task running in the virtual time of \(scheduler) slept on a real clock, \(clock.name) \
         (\(clock.calls)). That sleep cannot be exact: its deadline is an instant on a clock the \
-        test does not own, so it ends in real time whatever the test advances, and what the task \
-        does next is not deterministic. Pass the scheduler's clock instead: write the code against \
+        test does not own, so it ends in real time whatever the test advances, and the task goes on \
+        at the first drive of the scheduler after that, which no virtual time can name. Pass the scheduler's clock instead: write the code against \
         an injected `any Clock<Duration>` (`try await clock.sleep(for: …)`) and give it \
         `scheduler.clock` in the test, or call `Task.sleep(for:clock: scheduler.clock)`. \
         (Printed once per scheduler.)

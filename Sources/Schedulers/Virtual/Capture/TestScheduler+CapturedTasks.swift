@@ -45,6 +45,8 @@ extension TestScheduler {
     ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
     ///   `SuspendingClock`) sleeps in real time, which cannot be exact, and (on Linux, Swift 6.3
     ///   and later) the scheduler prints one warning naming the call and the fix: ``clock``.
+    ///   When such a sleep ends, its wake-up is queued on this scheduler, so the task goes on
+    ///   in virtual time at the first drive after that.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
     ///   it runs if the scheduler is driven later, and it is still captured, so a task started
     ///   inside `body` stays in virtual time to its end. One limit: a global task's

@@ -51,7 +51,7 @@ import TestSupport
             let pending = PendingResume()
             do {
                 let scheduler = TestScheduler()
-                scheduler.withCapturedTasks {
+                _ = scheduler.withCapturedTasks {
                     Task {
                         await withCheckedContinuation { pending.store($0) }
                         pending.markRan()
@@ -99,7 +99,7 @@ import TestSupport
     static func startRealSleepMainActorTask() async {
         do {
             let scheduler = TestScheduler()
-            await Warning.capture(about: scheduler) {
+            _ = await Warning.capture(about: scheduler) {
                 await scheduler.withCapturedTasks {
                     Task { @MainActor in
                         try? await Task.sleep(for: .milliseconds(50))

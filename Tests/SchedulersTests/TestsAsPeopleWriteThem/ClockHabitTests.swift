@@ -51,6 +51,21 @@ import TestSupport
         // snippet: end
     }
 
+    /// Which form a body calls, in an async test: one that awaits, the asynchronous form (the
+    /// body runs as a captured task, so as the scheduler's work); one with no `await`, the
+    /// synchronous form (the body runs on the calling thread), as the doc comment of
+    /// `withCapturedTasks(isolation:_:)` says. Swift chooses by the closure alone.
+    @Test func aBodyWithNoAwaitTakesTheSynchronousForm() async {
+        let scheduler = TestScheduler()
+        let synchronous = scheduler.withCapturedTasks { Scheduler.current === scheduler }
+        let asynchronous = await scheduler.withCapturedTasks {
+            await Task.yield()
+            return Scheduler.current === scheduler
+        }
+        #expect(!synchronous)
+        #expect(asynchronous)
+    }
+
     /// Captures nest, of two schedulers (the innermost wins) or of one.
     @Test func nestedCaptures() async {
         for _ in 0..<Self.runs {

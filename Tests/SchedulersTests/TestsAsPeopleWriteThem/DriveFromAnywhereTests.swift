@@ -59,7 +59,8 @@ import TestSupport
             let scheduler = TestScheduler()
             let model = SearchModel(clock: scheduler.clock)
             let (_, warnings) = await Warning.capture(about: scheduler) {
-                await scheduler.withCapturedTasks { model.queryChanged("s") }
+                // A synchronous body: Swift picks the synchronous capture, on the main actor.
+                scheduler.withCapturedTasks { model.queryChanged("s") }
                 await scheduler.clock.advance(by: .milliseconds(300))
                 #expect(model.results == ["s"])
             }

@@ -135,8 +135,10 @@ extension TestScheduler {
     /// pending due time; the wait goes on (CapturedBodyDriver.swift). Drive the scheduler
     /// inside with ``Clock/advance(by:isolation:)``, ``Clock/advance(to:isolation:)`` or
     /// ``Clock/run(isolation:)``, which run captured main-actor jobs on the main actor wherever
-    /// they are called from. (Inside an async function Swift prefers this overload, so a
-    /// synchronous body there is written `await scheduler.withCapturedTasks { … }`.)
+    /// they are called from. (A body with no `await` in it calls the synchronous
+    /// ``withCapturedTasks(_:)`` instead, inside an async function too: Swift 6.3 prefers it for
+    /// a synchronous closure, and an `await` in front only earns a compiler warning. Both
+    /// capture what the body starts.)
     ///
     /// - Parameters:
     ///   - isolation: The actor `body` runs on: the caller's.

@@ -22,7 +22,9 @@ import Musl
 /// tasks a test captures only, with the scheduler's ``MainActorStandIn`` sends their main-actor
 /// jobs into virtual time on every platform and under every test runner, with no run loop and
 /// no guessing. The same mechanism works on Apple platforms (the runtime code is shared); it
-/// needs a runtime that has the hook (Swift 6.2 and later: Apple's OS 26 releases).
+/// needs a runtime that has the hook (the Swift 6.1 runtime and later: macOS 15.4, iOS 18.4 and
+/// their x.4 siblings, every OS 26 release; Platform notes, "The main-executor hook's
+/// first release").
 ///
 /// Answering only for captured work matters: a hook that answered for every thread sent the
 /// test runner's own main-actor work to a finished test's scheduler (item 26).
@@ -52,7 +54,7 @@ enum MainExecutorHook {
 }
 
 /// The two hooks a capture holds: the global-enqueue hook (required) and the main-executor
-/// lookup hook (where the runtime has it, Swift 6.2 and later).
+/// lookup hook (where the runtime has it: the Swift 6.1 runtime and later).
 enum CaptureHooks {
     struct Tenures: Sendable {
         let global: RuntimeHook.Tenure

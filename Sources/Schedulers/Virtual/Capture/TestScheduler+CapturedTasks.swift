@@ -91,7 +91,7 @@ extension TestScheduler {
     /// - Precondition: the Swift runtime exports `swift_task_enqueueGlobal_hook` (every Swift 5.x
     ///   and 6.x runtime on Linux and Apple platforms does); without it the program stops with a
     ///   message that says so and names `Task(executorPreference:)` as the alternative. A
-    ///   runtime without `swift_task_getMainExecutor_hook` (before Swift 6.2) captures global
+    ///   runtime without `swift_task_getMainExecutor_hook` (before the Swift 6.1 runtime) captures global
     ///   jobs only, and says so once when called on the main actor.
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
         let tenures = prepareCapture(method: "withCapturedTasks(_:)")
@@ -170,9 +170,9 @@ extension TestScheduler {
         if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
             Warning.emit("""
                 this Swift runtime does not export \
-                swift_task_getMainExecutor_hook (it arrived with Swift 6.2), so TestScheduler.\(method) \
+                swift_task_getMainExecutor_hook (it arrived with the Swift 6.1 runtime), so TestScheduler.\(method) \
                 cannot capture main-actor tasks: their jobs run on the real main actor, outside virtual \
-                time. Capture global tasks only, or test on a Swift 6.2 or later runtime. \
+                time. Capture global tasks only, or test on a Swift 6.1 or later runtime (macOS 15.4, iOS 18.4). \
                 (Printed once per scheduler.)
                 """, about: self)
         }

@@ -48,8 +48,9 @@ extension TestScheduler: SchedulingExecutor {
     ///
     /// Called by the runtime, from the thread running the sleeping task's job. The wake-up is
     /// queued from a Dispatch thread, and runs on the thread that next drives the scheduler;
-    /// if the scheduler is deinitialised first, it goes to the default global executor, so the
-    /// task goes on outside virtual time (nothing captures it any more) rather than never.
+    /// if the scheduler is deinitialised first, it is released without running, like every job
+    /// pending on a deinitialised scheduler: the task never finishes, and nothing of it runs
+    /// after its test.
     public func enqueue<C: _Concurrency.Clock>(
         _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {

@@ -20,8 +20,9 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 }
 
 // This header is the target's umbrella header (it is named after the target), so the target's
-// other headers come in through it: the other thread-local slot, and the prefetch hint.
+// other headers come in through it: the other thread-local slots, and the prefetch hint.
 #include "ImmediateRecursionSlot.h"
+#include "CapturedHopSlot.h"
 #include "Prefetch.h"
 
 #endif

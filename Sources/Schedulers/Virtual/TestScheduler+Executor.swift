@@ -29,18 +29,37 @@ extension TestScheduler: TaskExecutor {
     ///
     /// - Parameter job: the job to run when the scheduler is driven.
     public func enqueue(_ job: consuming ExecutorJob) {
-        enqueueCaptured(UnownedJob(job))
+        enqueueOnScheduler(UnownedJob(job))
     }
 
-    /// Queues `job` like ``schedule(_:)``: the one path for the jobs of a task that prefers this
-    /// scheduler and for those ``withCapturedTasks(_:)`` captures. Each runs with this
-    /// scheduler as its task executor. A `Task.yield()`'s job waits for the current moment to
-    /// run out (YieldedJob.swift).
-    func enqueueCaptured(_ job: UnownedJob) {
+    /// Queues a job captured from the global executor (GlobalEnqueueHook.swift), as a job of a
+    /// task that prefers this scheduler.
+    ///
+    /// - Parameter fromOutside: whether the job arrived from outside virtual time (a Dispatch
+    ///   callback): reported unless something waits for it (OutsideArrivals.swift).
+    func enqueueCaptured(_ job: UnownedJob, fromOutside: Bool) {
+        if fromOutside { noteArrivalFromOutside(.global) }
+        enqueueOnScheduler(job)
+    }
+
+    /// The one path for the jobs of a task that prefers this scheduler and for those
+    /// ``withCapturedTasks(_:)`` captures: due at ``now``, FIFO with actions, each run with this
+    /// scheduler as its task executor. A hop of the running task goes on at once instead of
+    /// queuing behind everything (CapturedJobRun.swift); a `Task.yield()`'s job waits for the
+    /// current moment to run out (YieldedJob.swift).
+    private func enqueueOnScheduler(_ job: UnownedJob) {
+        if CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque(), CapturedJobRun.parkHop(job) { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
-        let run: @Sendable () -> Void = { job.runSynchronously(on: executor) }
-        if YieldedJob.isYield(job) {
+        let arrivals = arrivals
+        arrivals.noteQueued(job)
+        let isYield = YieldedJob.isYield(job)
+        let run: @Sendable () -> Void = {
+            arrivals.run(job) {
+                CapturedJobRun.run(job, isYield: isYield) { $0.runSynchronously(on: executor) }
+            }
+        }
+        if isYield {
             core.holdYield(run)
         } else {
             _ = core.enqueue(interval: nil, action: run) { now in now }

@@ -40,8 +40,10 @@ extension TestScheduler.Clock {
     /// moving virtual time to each action's date in turn.
     ///
     /// A live repeating action would keep it going for ever: once only repeating actions are
-    /// left, it stops there and prints a message saying so (dispose them, or advance by a
-    /// duration instead).
+    /// left, it runs what is due at the current time and stops there, with a message saying so
+    /// (dispose them, or advance by a duration instead). A ``TestScheduler/timer(every:leeway:)``
+    /// sequence is not such an action: it has a tick pending only while its consumer waits for
+    /// one, so `run()` returns once the consumer stops.
     ///
     /// - Parameter isolation: The caller's actor.
     public func run(isolation: isolated (any Actor)? = #isolation) async {
@@ -54,6 +56,10 @@ extension TestScheduler {
     /// The asynchronous drive behind `Clock.advance`: ``advance(to:)``, one action at a time,
     /// with main-actor jobs run on the main actor and the caller's actor yielded between actions.
     func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
+        await arrivals.explicitDrive { await driveWithoutCounting(through: target, isolation: isolation) }
+    }
+
+    private func driveWithoutCounting(through target: VirtualTime, isolation: isolated (any Actor)?) async {
         // Never backwards, as `advance(to:)`.
         let limit = max(target, core.now)
         var moment = VirtualTimeCore.DriveMoment()
@@ -66,11 +72,21 @@ extension TestScheduler {
 
     /// The drive behind `Clock.run()`.
     func driveUntilIdle(isolation: isolated (any Actor)?) async {
+        await arrivals.explicitDrive { await driveUntilIdleWithoutCounting(isolation: isolation) }
+    }
+
+    private func driveUntilIdleWithoutCounting(isolation: isolated (any Actor)?) async {
         var moment = VirtualTimeCore.DriveMoment()
         while true {
             let (pending, repeating) = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
             if pending == 0 { return }
             if pending == repeating {
+                // What is due now runs first, a repeating action due now included (once: it
+                // comes back an interval later); then, if only repeating actions are left, stop.
+                let now = core.now
+                while await driveOne(through: now, &moment, isolation: isolation) {}
+                let (left, repeatingLeft) = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
+                if left != repeatingLeft { continue }
                 if core.warnOnce(.runStoppedAtRepeatingActions) {
                     Warning.emit("""
                         TestScheduler.Clock.run() stopped with \(repeating) live \
@@ -80,8 +96,8 @@ extension TestScheduler {
                 }
                 return
             }
-            // Only held yields left, already released at this moment: nothing runs until an
-            // advance moves time.
+            // Only held yields left, which this drive no longer releases at this moment (a task
+            // yielding until a later time): nothing runs until an advance moves time.
             if await !driveOne(through: nil, &moment, isolation: isolation) { return }
         }
     }
@@ -97,16 +113,15 @@ extension TestScheduler {
         driver.drive { ran = drive.run { runNext(through: limit, &moment) } }
         let deferred = drive.takeDeferred()
         if !deferred.isEmpty {
-            // Not captured on the way: this hop is the test's own.
-            await CapturedTasks.$marker.withValue(nil) {
-                await MainActor.run { [self] in
-                    // As every drive does: the jobs these start (a hop to nonisolated code, a
-                    // `Task {}`) are captured only while the hooks are installed.
-                    let tenures = driver.holdsCaptureHooks.load(ordering: .relaxed) ? CaptureHooks.acquire() : nil
-                    defer { tenures?.release() }
-                    for item in deferred {
-                        performAsCurrentScheduler { item.standIn.runDeferred(item.job) }
-                    }
+            // The test's own hop (its task is not captured, so the lookup is not answered
+            // with the stand-in).
+            await MainActor.run { [self] in
+                // As every drive does: the jobs these start (a hop to nonisolated code, a
+                // `Task {}`) are captured only while the hooks are installed.
+                let tenures = driver.holdsCaptureHooks.load(ordering: .relaxed) ? CaptureHooks.acquire() : nil
+                defer { tenures?.release() }
+                for item in deferred {
+                    performAsCurrentScheduler { item.standIn.runDeferred(item.job) }
                 }
             }
         }

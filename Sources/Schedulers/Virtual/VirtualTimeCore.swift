@@ -26,11 +26,29 @@ final class VirtualTimeCore: Sendable {
         var heldYields: [@Sendable () -> Void] = []
     }
 
-    /// What one drive remembers between its steps: the moment at which it last released the
-    /// held yields, since it releases them at most once per moment.
+    /// What one drive remembers between its steps about the held yields of the moment it is at.
+    ///
+    /// A drive releases the held yields whenever the current moment has nothing else due, and
+    /// again after they ran, as long as something other than the yields themselves ran in the
+    /// round before: so a task that yields twice, or a hundred times, after its sleep finishes
+    /// in the drive that wakes it, and two tasks that yield in turn both finish. A round in
+    /// which nothing but the released yields ran is a round of waiting: after
+    /// ``yieldOnlyRoundLimit`` of them in a row the drive stops releasing at this moment, so a
+    /// task that yields in a loop until a later time lets time move on.
     struct DriveMoment {
-        var yieldsReleasedAt: VirtualTime?
+        /// The moment the counts are for; nil before the first release.
+        var time: VirtualTime?
+        /// Rounds in a row, at `time`, in which nothing but the released yields ran.
+        var yieldOnlyRounds = 0
+        /// How many yields the last release queued.
+        var released = 0
+        /// Actions run since the last release.
+        var ranSinceRelease = 0
     }
+
+    /// How many rounds in a row with nothing but yields a drive runs at one moment before it
+    /// lets time move on (see ``DriveMoment``).
+    static let yieldOnlyRoundLimit = 1_000
 
     /// What `popNext` tells the driver besides the action: when it runs, and for a repeating
     /// one, what `requeue` needs to put it back. (The closure comes back as the result: kept in
@@ -97,6 +115,7 @@ final class VirtualTimeCore: Sendable {
         case synchronousMainActorUnavailable = 2
         case runStoppedAtRepeatingActions = 4
         case waitingForTime = 8
+        case arrivedFromOutside = 16
     }
 
     /// Whether `warning` is due: true the first time only.
@@ -189,6 +208,7 @@ final class VirtualTimeCore: Sendable {
                 if let limit, time > limit { return }
                 state.queue.popFirst(order: state.slots)
                 if time > state.now { state.now = time }
+                moment.ranSinceRelease &+= 1
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
                     state.slots.setQueued(first.slot, false)
@@ -279,13 +299,21 @@ final class VirtualTimeCore: Sendable {
         for driver in parked { driver.resume() }
     }
 
-    /// Queues the held yields at `now`, unless this drive has released them at this moment.
+    /// Queues the held yields at `now`, unless this drive has run ``yieldOnlyRoundLimit``
+    /// rounds of nothing but yields at this moment (see ``DriveMoment``).
     /// - Returns: whether any were released.
     private static func releaseHeldYields(_ state: inout State, _ moment: inout DriveMoment) -> Bool {
-        guard !state.heldYields.isEmpty, moment.yieldsReleasedAt != state.now else { return false }
-        moment.yieldsReleasedAt = state.now
+        guard !state.heldYields.isEmpty else { return false }
+        if moment.time != state.now {
+            moment = DriveMoment(time: state.now)
+        } else {
+            moment.yieldOnlyRounds = moment.ranSinceRelease > moment.released ? 0 : moment.yieldOnlyRounds + 1
+            guard moment.yieldOnlyRounds < yieldOnlyRoundLimit else { return false }
+        }
         let held = state.heldYields
         state.heldYields.removeAll(keepingCapacity: true)
+        moment.released = held.count
+        moment.ranSinceRelease = 0
         for run in held {
             // Counted in `liveCount` since they were held.
             let sequence = state.nextSequence

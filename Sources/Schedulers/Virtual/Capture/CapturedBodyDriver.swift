@@ -72,7 +72,7 @@ extension TestScheduler {
         // main-actor jobs reach the stand-in through the marker, like every captured task's.
         // It copies the caller's task-local values and priority; cancellation is passed on
         // below. The task keeps the scheduler alive until it ends.
-        let task = Self.startBody(closure, on: self, marker: CaptureMarker(self), state: state)
+        let task = Self.startBody(closure, on: self, state: state)
         await withTaskCancellationHandler {
             await driveWhileRunning(state, isolation: isolation)
         } onCancel: {
@@ -82,14 +82,20 @@ extension TestScheduler {
     }
 
     private nonisolated static func startBody<R>(
-        _ closure: CapturedBodyClosure<R>, on scheduler: TestScheduler, marker: CaptureMarker, state: CapturedBody
+        _ closure: CapturedBodyClosure<R>, on scheduler: TestScheduler, state: CapturedBody
     ) -> Task<CapturedOutcome<R>, Never> {
         Task(executorPreference: scheduler) {
-            let outcome = await CapturedTasks.$marker.withValue(marker) {
+            // Entered as captured, so that what it starts while running elsewhere is captured too.
+            CapturedTaskIdentity.enterCurrentTask(for: scheduler)
+            // Waiting, between its own jobs: work arriving from outside then is awaited.
+            let address = CapturedTasks.currentTaskAddress
+            scheduler.arrivals.bodyBegan(address)
+            let outcome = await CapturedTasks.$lifetime.withValue(scheduler.captureLifetimes.begin()) {
                 do { return CapturedOutcome(result: .success(try await closure.run())) } catch {
                     return CapturedOutcome<R>(result: .failure(error))
                 }
             }
+            scheduler.arrivals.bodyEnded(address)
             state.finish()
             scheduler.core.unpark()
             return outcome
@@ -100,12 +106,13 @@ extension TestScheduler {
     /// finished; parks while nothing is due.
     private func driveWhileRunning(_ body: CapturedBody, isolation: isolated (any Actor)?) async {
         var episode = WaitEpisode(time: core.now)
+        // One for the whole wait, so that rounds of nothing but yields are counted across steps
+        // (VirtualTimeCore.DriveMoment): a body that yields many times in a row goes on, one that
+        // yields until a later time parks.
+        var moment = VirtualTimeCore.DriveMoment()
         while !body.isFinished {
             let now = core.now
             if now != episode.time { episode = WaitEpisode(time: now) }
-            // A moment per step: each gives the held yields a release, so that a body that
-            // yields several times in a row (swift-concurrency-extras' megaYield) goes on.
-            var moment = VirtualTimeCore.DriveMoment()
             if await driveOne(through: now, &moment, isolation: isolation) {
                 // Busy at one virtual time for that long (a loop of `Task.yield()` waiting for
                 // a sleep to end, say) is waiting for time too.

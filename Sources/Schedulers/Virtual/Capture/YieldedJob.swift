@@ -9,9 +9,11 @@
 /// scheduler-private words (the runtime's `Job` layout, unchanged since Swift 5.5).
 ///
 /// A yield is held back (``VirtualTimeCore/holdYield(_:)``) until the current virtual moment
-/// has nothing else due, and released at most once per moment in one drive: so a task that
-/// yields in a loop until a later time lets time move instead of keeping `advance` at one
-/// moment for ever, while a test body's `await Task.yield()` still lets everything due now run.
+/// has nothing else due, then released; a drive releases the held yields again and again while
+/// anything else runs between the releases, so zero-time work runs to its end however many
+/// times it yields, and stops releasing after ``VirtualTimeCore/yieldOnlyRoundLimit`` rounds of
+/// nothing but yields, so a task that yields in a loop until a later time lets time move
+/// (``VirtualTimeCore/DriveMoment``).
 enum YieldedJob {
     /// The runtime's `JobKind::NullaryContinuation` (`First_Reserved` 192 + 3).
     private static let nullaryContinuationKind: UInt8 = 195

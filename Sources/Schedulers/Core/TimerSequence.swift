@@ -1,5 +1,6 @@
 @_spi(SchedulersInternal) import Disposables
 import Foundation
+import Synchronization
 
 extension Scheduler {
     /// The dates of a repeating timer on a scheduler, as returned by
@@ -20,9 +21,13 @@ extension Scheduler {
     /// - **End.** The sequence never ends on its own. It ends (after the date it may have
     ///   buffered) if the scheduler releases the timer without it being disposed, as a
     ///   ``TestScheduler`` does when it is deinitialised.
-    /// - **On a ``TestScheduler``**, consume it in a task that runs on the scheduler (preferring
-    ///   it, or captured by ``TestScheduler/withCapturedTasks(_:)``); `next()` called from
-    ///   anywhere else makes the scheduler print its once-per-scheduler warning (see
+    /// - **On a ``TestScheduler``**, a tick is scheduled only while the consumer waits for it in
+    ///   `next()`, at the time a repeating timer would have it (one interval after the last, or
+    ///   the latest one due if the consumer asks late): so once its consumer stops, the timer has
+    ///   nothing pending, and ``TestScheduler/Clock/run(isolation:)`` returns after the ticks
+    ///   that were taken. Consume it in a task that runs on the scheduler (preferring it, or
+    ///   captured by ``TestScheduler/withCapturedTasks(_:)``); `next()` called from anywhere
+    ///   else makes the scheduler print its once-per-scheduler warning (see
     ///   ``Scheduler/sleep(for:)``).
     public struct TimerSequence: AsyncSequence, Sendable {
         public typealias Element = Date
@@ -49,13 +54,19 @@ extension Scheduler {
         /// - Returns: An iterator whose timer stops when the iterator is released. If the
         ///   scheduler is a ``TestScheduler`` that no longer exists, the iterator ends at once.
         public func makeAsyncIterator() -> Iterator {
-            let ticks = TimerTicks(scheduler: scheduler)
-            if let scheduler = scheduler.scheduler {
-                let sink = TimerTickSink(ticks: ticks)
-                ticks.own(origin.schedule(on: scheduler, interval: interval, leeway: leeway) { sink.tick() })
-            } else {
+            guard let scheduler = scheduler.scheduler else {
+                let ticks = TimerTicks(scheduler: self.scheduler, demand: nil)
                 ticks.schedulerReleasedTheTimer()
+                return Iterator(owner: TimerIteratorOwner(ticks: ticks))
             }
+            if case .virtual(let origin) = origin, let test = scheduler as? TestScheduler {
+                // Virtual time: a tick at a time, as the consumer asks (VirtualTimerDemand).
+                let demand = VirtualTimerDemand(scheduler: test, origin: origin, interval: VirtualTime(interval))
+                return Iterator(owner: TimerIteratorOwner(ticks: TimerTicks(scheduler: self.scheduler, demand: demand)))
+            }
+            let ticks = TimerTicks(scheduler: self.scheduler, demand: nil)
+            let sink = TimerTickSink(ticks: ticks)
+            ticks.own(origin.schedule(on: scheduler, interval: interval, leeway: leeway) { sink.tick() })
             return Iterator(owner: TimerIteratorOwner(ticks: ticks))
         }
 
@@ -92,8 +103,8 @@ extension Scheduler {
 
 /// When a timer sequence was made, in the terms its scheduler schedules in.
 private enum TimerOrigin: Sendable {
-    /// A ``TestScheduler``'s exact virtual time: the first tick is scheduled at that time plus
-    /// the interval, exactly as `schedule(after: Duration)` would have counted it then.
+    /// A ``TestScheduler``'s exact virtual time: the first tick is due at that time plus the
+    /// interval, exactly as `schedule(after: Duration)` would have counted it then.
     case virtual(VirtualTime)
     /// The monotonic clock the `Duration` forms use on other schedulers.
     case monotonic(DispatchTime)
@@ -110,11 +121,9 @@ private enum TimerOrigin: Sendable {
         on scheduler: Scheduler, interval: Duration, leeway: Duration, _ tick: @escaping @Sendable () -> Void
     ) -> (any Disposable)? {
         switch self {
-        case .virtual(let origin):
-            // Exact times: through `Date`s and seconds, a tick could miss an `advance` target.
-            guard let test = scheduler as? TestScheduler else { return nil }
-            let span = VirtualTime(interval)
-            return test.schedule(at: origin + span, repeatingEvery: span, tick)
+        case .virtual:
+            // A TestScheduler's timer is demand-driven (VirtualTimerDemand), never scheduled here.
+            return nil
         case .monotonic(let origin):
             let elapsed = Duration.nanoseconds(
                 Int64(clamping: DispatchTime.now().uptimeNanoseconds &- origin.uptimeNanoseconds))
@@ -169,9 +178,12 @@ final class TimerTicks: Sendable {
 
     private let state = Lock(State())
     let scheduler: SchedulerReference
+    /// On a ``TestScheduler``: schedules each tick when the consumer waits for it.
+    private let demand: VirtualTimerDemand?
 
-    init(scheduler: SchedulerReference) {
+    init(scheduler: SchedulerReference, demand: VirtualTimerDemand?) {
         self.scheduler = scheduler
+        self.demand = demand
     }
 
     func own(_ timer: (any Disposable)?) {
@@ -209,7 +221,11 @@ final class TimerTicks: Sendable {
                     state.waiter = continuation
                     return nil
                 }
-                if let ready { continuation.resume(returning: ready) }
+                if let ready {
+                    continuation.resume(returning: ready)
+                } else if let demand {
+                    demand.request(for: self)
+                }
             }
         } onCancel: {
             finish()
@@ -224,6 +240,7 @@ final class TimerTicks: Sendable {
             return (state.timer.take(), state.waiter.take())
         }
         timer?.dispose()
+        demand?.cancel()
         waiter?.resume(returning: nil)
     }
 
@@ -234,5 +251,115 @@ final class TimerTicks: Sendable {
             return state.waiter.take()
         }
         waiter?.resume(returning: nil)
+    }
+}
+
+/// A ``TestScheduler`` timer's ticks, scheduled one at a time as its consumer asks for them.
+///
+/// A repeating action would keep the scheduler busy for ever, so `clock.run()` could never
+/// tell a timer somebody consumes (`for await … in timer.prefix(10)`) from one nobody ends, and
+/// refused both. Scheduled on demand, a timer has work pending only while its consumer waits in
+/// `next()`: once the loop ends (`prefix(n)`, `break`, the task ends) nothing is pending, and
+/// `run()` returns after the ticks that were taken.
+///
+/// The ticks keep the times a repeating timer has: tick k is due at `origin + k × interval`. A
+/// consumer that asks late (it slept past several ticks) gets at once the latest tick due by
+/// then, as a repeating timer's buffer would have held it.
+final class VirtualTimerDemand: Sendable {
+    private struct State {
+        /// The due time of the last tick delivered (the origin before the first).
+        var last: VirtualTime
+        /// The scheduled tick, while the consumer waits.
+        var pending: (any Disposable)?
+        var isCancelled = false
+    }
+
+    private let scheduler: SchedulerReference
+    private let interval: VirtualTime
+    private let state: Lock<State>
+
+    init(scheduler: TestScheduler, origin: VirtualTime, interval: VirtualTime) {
+        self.scheduler = SchedulerReference(scheduler)
+        self.interval = interval
+        state = Lock(State(last: origin))
+    }
+
+    /// Schedules the next tick for `ticks`, whose consumer now waits, unless one is scheduled.
+    func request(for ticks: TimerTicks) {
+        guard let test = scheduler.scheduler as? TestScheduler else {
+            ticks.schedulerReleasedTheTimer()
+            return
+        }
+        let interval = interval
+        let now = test.core.now
+        let due = state.withLock { state -> VirtualTime? in
+            guard !state.isCancelled, state.pending == nil else { return nil }
+            return Self.nextDue(after: state.last, every: interval, now: now)
+        }
+        guard let due else { return }
+        // Released without running (the scheduler's deinit): ends the iteration.
+        let sink = VirtualTickSink(ticks: ticks)
+        let isLate = due < now
+        let tick = test.schedule(at: due) { [self] in
+            state.withLock { state in
+                state.last = due
+                state.pending = nil
+            }
+            // On time, the scheduler's date (which reads back a date a test gave); late, the
+            // tick's own time, as a repeating timer's buffer would have held it.
+            sink.tick(at: isLate ? due.date : Scheduler.currentDate)
+        }
+        let stale = state.withLock { state -> (any Disposable)? in
+            if state.isCancelled { return tick }
+            // Ran already (a drive on another thread): nothing to keep.
+            if state.last == due { return nil }
+            state.pending = tick
+            return nil
+        }
+        stale?.dispose()
+    }
+
+    /// The consumer is done: the scheduled tick, if any, is disposed.
+    func cancel() {
+        let pending = state.withLock { state -> (any Disposable)? in
+            state.isCancelled = true
+            return state.pending.take()
+        }
+        pending?.dispose()
+    }
+
+    /// The due time of the tick to deliver after the one due at `last`: the next one, or, if
+    /// several are due by `now`, the latest of them.
+    private static func nextDue(after last: VirtualTime, every interval: VirtualTime, now: VirtualTime) -> VirtualTime {
+        let next = last + interval
+        guard next < now else { return next }
+        if next.isExact, now.isExact, interval.isExact, interval.raw > 0 {
+            let skipped = (now.raw - next.raw) / interval.raw
+            return VirtualTime(raw: next.raw + skipped * interval.raw)
+        }
+        var latest = next
+        while latest + interval <= now, latest + interval > latest { latest = latest + interval }
+        return latest
+    }
+}
+
+/// What one scheduled tick of a ``VirtualTimerDemand`` holds: released after it ran, it does
+/// nothing more; released without running (the scheduler deinitialised with the tick pending),
+/// it ends the iteration, so a consumer is never left waiting for a tick that cannot come.
+private final class VirtualTickSink: Sendable {
+    let ticks: TimerTicks
+    private let ran = Atomic<Bool>(false)
+
+    init(ticks: TimerTicks) {
+        self.ticks = ticks
+    }
+
+    func tick(at date: Date) {
+        ran.store(true, ordering: .releasing)
+        ticks.tick(date)
+    }
+
+    deinit {
+        if !ran.load(ordering: .acquiring) { ticks.schedulerReleasedTheTimer() }
     }
 }

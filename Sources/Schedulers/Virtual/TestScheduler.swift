@@ -65,6 +65,15 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// parking does not fire in a later one (CapturedBodyDriver.swift).
     let parkGeneration = Atomic<UInt64>(0)
 
+    /// The hook tenures its captures' tasks hold (CaptureLifetime.swift), ended by `deinit`.
+    let captureLifetimes = CaptureLifetimes()
+
+    /// Work of captured tasks arriving from outside virtual time (OutsideArrivals.swift).
+    let arrivals = OutsideArrivals()
+
+    /// ``captureMarker``'s address, or 0 before the first capture.
+    private let markerAddress = Atomic<UInt>(0)
+
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are
@@ -82,6 +91,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if capturesTasks.load(ordering: .relaxed) {
             CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
         }
+        captureLifetimes.endAll()
+        let marker = markerAddress.load(ordering: .acquiring)
+        if marker != 0 {
+            let made = Unmanaged<CaptureMarker>.fromOpaque(UnsafeRawPointer(bitPattern: marker)!)
+            made.takeUnretainedValue().close()
+            CapturedTaskIdentity.forget(made.takeUnretainedValue())
+            made.release()
+        }
         core.close()
         core.discardPending()
     }
@@ -91,8 +108,24 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let address = standInAddress.load(ordering: .acquiring)
         if address != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue() }
         // Retained and never released: tasks keep unowned references to it.
-        let made = Unmanaged.passRetained(MainActorStandIn(core: core))
+        let made = Unmanaged.passRetained(MainActorStandIn(scheduler: self))
         let (exchanged, found) = standInAddress.compareExchange(
+            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
+        if exchanged {
+            MainExecutorCheckHook.register(made.takeUnretainedValue())
+            return made.takeUnretainedValue()
+        }
+        made.release()
+        return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: found)!).takeUnretainedValue()
+    }
+
+    /// This scheduler, weakly, as ``CapturedTaskIdentity`` enters it for every task it captures.
+    /// Made on the first capture, released in `deinit` once the entries are gone.
+    var captureMarker: CaptureMarker {
+        let address = markerAddress.load(ordering: .acquiring)
+        if address != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue() }
+        let made = Unmanaged.passRetained(CaptureMarker(self))
+        let (exchanged, found) = markerAddress.compareExchange(
             expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
         if exchanged { return made.takeUnretainedValue() }
         made.release()
@@ -251,7 +284,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs the earliest pending action, moving ``now`` forward to its date if that is later.
     /// Does nothing when none is pending. Disposed actions are skipped and use up no step.
     public func step() {
-        driver.drive {
+        drive {
             var moment = VirtualTimeCore.DriveMoment()
             _ = runNext(through: nil, &moment)
         }
@@ -263,7 +296,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Precondition: `ticks` is zero or more.
     public func step(_ ticks: Int) {
         if ticks < 0 { badInput("TestScheduler.step(_:): the tick count must be zero or more, got \(ticks)") }
-        driver.drive {
+        drive {
             var moment = VirtualTimeCore.DriveMoment()
             for _ in 0..<ticks {
                 guard runNext(through: nil, &moment) else { return }
@@ -276,7 +309,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Never returns while a repeating action is live: dispose it from one of the actions, or
     /// use ``advance(by:)-(TimeInterval)`` instead.
     public func stepAll() {
-        driver.drive {
+        drive {
             var moment = VirtualTimeCore.DriveMoment()
             while runNext(through: nil, &moment) {}
         }
@@ -293,7 +326,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func advance(by interval: TimeInterval) {
         if interval.isNaN { badInput("TestScheduler.advance(by:): the interval must not be NaN, got \(interval)") }
         let span = VirtualTime(seconds: interval)
-        driver.drive { run(through: core.now + span) }
+        drive { run(through: core.now + span) }
     }
 
     /// Runs, in order, every action due up to `now + duration`, including those scheduled
@@ -308,7 +341,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Parameter duration: how far to move virtual time.
     public func advance(by duration: Duration) {
         let span = VirtualTime(duration)
-        driver.drive { run(through: core.now + span) }
+        drive { run(through: core.now + span) }
     }
 
     /// Runs, in order, every action due up to `date`, including those scheduled meanwhile, then
@@ -326,7 +359,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func advance(to date: Date) {
         let target = date.timeIntervalSinceReferenceDate
         if target.isNaN { badInput("TestScheduler.advance(to:): the date must not be NaN, got \(target)") }
-        driver.drive { run(through: resolve(date)) }
+        drive { run(through: resolve(date)) }
     }
 
     // MARK: Dates (read against `now`: VirtualTime+Dates.swift)
@@ -366,6 +399,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     // MARK: Driving primitives (call them inside `driver.drive`)
+
+    /// A drive the test asked for (`advance`, `step`, `stepAll`): serial (``DriverLock``), and
+    /// counted, so that work arriving from outside meanwhile is known not to be awaited
+    /// (OutsideArrivals.swift).
+    private func drive(_ body: () -> Void) {
+        arrivals.explicitDrive { driver.drive(body) }
+    }
 
     /// Runs everything due up to `target`, then moves `now` there if that is later and finite
     /// (an infinite target leaves `now` at the last action's time). Call it while driving.

@@ -42,7 +42,7 @@ enum DetachedSleepWarning {
     /// The message that names the fix that applies to the sleeping task.
     static func message(for scheduler: TestScheduler, call: String) -> String {
         let start = "a task called \(call) on \(scheduler) while running outside it."
-        if CapturedTasks.marker?.scheduler === scheduler {
+        if CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler {
             // Captured, yet running elsewhere: the one way out of a capture.
             return """
                 \(start) It was started inside withCapturedTasks, but it left virtual time: a \

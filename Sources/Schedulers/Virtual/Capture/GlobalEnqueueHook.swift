@@ -11,15 +11,15 @@
 /// still captured). ``RuntimeHook`` does the installing, the putting back and the forwarding:
 /// a job we do not capture goes to the hook ours displaced (another library's), else to the
 /// runtime's original. Its cost for a job nobody captures is two thread-local reads (the
-/// capture slot and `Scheduler.current`'s slot) and a task-local read (CapturedTasks.swift);
-/// none at all while no capture is running.
+/// capture slot and `Scheduler.current`'s slot) and, for a task's job, a lookup of the task
+/// (CapturedTasks.swift); none at all while no capture is running.
 enum GlobalEnqueueHook {
     typealias Original = @convention(thin) (UnownedJob) -> Void
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     private static let hook: Hook = { job, original in
-        if let scheduler = CapturedTasks.capturingScheduler(for: job) {
-            scheduler.enqueueCaptured(job)
+        if let resolution = CapturedTasks.capturingScheduler(for: job) {
+            resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
             GlobalEnqueueHook.runtimeHook.forward(
                 to: { unsafeBitCast($0, to: Hook.self)(job, original) },

@@ -47,9 +47,12 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     // `@unchecked`: `weakCore` is written once, in `init`, and only read afterwards (the runtime
     // makes weak loads thread-safe); the class holds nothing else.
     private nonisolated(unsafe) weak var weakCore: VirtualTimeCore?
+    /// The scheduler, for the identity of the tasks it takes and the work arriving from outside.
+    private nonisolated(unsafe) weak var weakScheduler: TestScheduler?
 
-    init(core: VirtualTimeCore) {
-        weakCore = core
+    init(scheduler: TestScheduler) {
+        weakCore = scheduler.core
+        weakScheduler = scheduler
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
@@ -63,12 +66,25 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             return
         }
         // The scheduler is gone: released without running (see "Lifetime").
-        guard let core = weakCore, !core.isClosed else { return }
+        guard let core = weakCore, !core.isClosed, let scheduler = weakScheduler else { return }
+        // The task a running yield resumes, or a hop of the running task: on at once.
+        if CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedJobRun.parkHop(job, onStandIn: true) { return }
+        // Known by its identity from now on, so that its nonisolated work stays captured
+        // whichever thread resumes it (CapturedTaskIdentity.swift).
+        _ = CapturedTaskIdentity.claim(job, for: scheduler)
+        // Resumed where nothing captured runs (a Dispatch callback): told unless awaited.
+        if !CapturedTasks.isInside(scheduler) { scheduler.noteArrivalFromOutside(.mainActor) }
+        let arrivals = scheduler.arrivals
+        arrivals.noteQueued(job)
         // The action holds this executor, which refers to the core weakly: no cycle.
-        if YieldedJob.isYield(job) {
-            core.holdYield { self.run(job) }
+        let isYield = YieldedJob.isYield(job)
+        let action: @Sendable () -> Void = {
+            arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { self.run($0) } }
+        }
+        if isYield {
+            core.holdYield(action)
         } else {
-            _ = core.enqueue(interval: nil, action: { self.run(job) }) { now in now }
+            _ = core.enqueue(interval: nil, action: action) { now in now }
         }
     }
 

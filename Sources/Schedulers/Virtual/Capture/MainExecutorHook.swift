@@ -53,22 +53,26 @@ enum MainExecutorHook {
     static var isAvailable: Bool { runtimeHook.isAvailable }
 }
 
-/// The two hooks a capture holds: the global-enqueue hook (required) and the main-executor
-/// lookup hook (where the runtime has it: the Swift 6.1 runtime and later).
+/// The hooks a capture holds: the global-enqueue hook (required), and the main-executor lookup
+/// hook with its companion check (where the runtime has them: the Swift 6.1 runtime and later).
 enum CaptureHooks {
     struct Tenures: Sendable {
         let global: RuntimeHook.Tenure
         let main: RuntimeHook.Tenure?
+        /// ``MainExecutorCheckHook``, taken with the lookup hook.
+        let mainCheck: RuntimeHook.Tenure?
 
         func release() {
+            if let mainCheck { MainExecutorCheckHook.runtimeHook.release(mainCheck) }
             if let main { MainExecutorHook.runtimeHook.release(main) }
             GlobalEnqueueHook.release(global)
         }
     }
 
-    /// Installs both until ``Tenures/release()``. - Returns: nil without the global-enqueue hook.
+    /// Installs them until ``Tenures/release()``. - Returns: nil without the global-enqueue hook.
     static func acquire() -> Tenures? {
         guard let global = GlobalEnqueueHook.acquire() else { return nil }
-        return Tenures(global: global, main: MainExecutorHook.runtimeHook.acquire())
+        let main = MainExecutorHook.runtimeHook.acquire()
+        return Tenures(global: global, main: main, mainCheck: main == nil ? nil : MainExecutorCheckHook.runtimeHook.acquire())
     }
 }

@@ -97,11 +97,12 @@ extension TestScheduler {
         let tenures = prepareCapture(method: "withCapturedTasks(_:)")
         defer { tenures.release() }
         return try RunLoopNesting.counting {
-            let (previous, previousTask) = (CapturedTasks.slot, CapturedTasks.slotTask)
+            let previous = (CapturedTasks.slot, CapturedTasks.slotTask, CapturedTasks.slotDepth)
             CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
             CapturedTasks.slotTask = CapturedTasks.currentCaptureOwner
-            defer { (CapturedTasks.slot, CapturedTasks.slotTask) = (previous, previousTask) }
-            return try CapturedTasks.$marker.withValue(CaptureMarker(self)) { try body() }
+            CapturedTasks.slotDepth = RunLoopNesting.depth
+            defer { (CapturedTasks.slot, CapturedTasks.slotTask, CapturedTasks.slotDepth) = previous }
+            return try CapturedTasks.$lifetime.withValue(captureLifetimes.begin()) { try body() }
         }
     }
 

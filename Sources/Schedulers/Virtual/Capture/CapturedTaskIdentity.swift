@@ -1,0 +1,109 @@
+@_spi(SchedulersInternal) import Disposables
+import Synchronization
+
+/// Which tasks a ``TestScheduler`` captured, by the tasks' own identity, so that a captured
+/// task stays in virtual time whichever thread resumes it.
+///
+/// Why identity: the runtime hands the global-enqueue hook a job, and for a task's job the job
+/// *is* the task. When a continuation of a captured task is resumed from a thread outside any
+/// task (a Dispatch callback, a completion handler, a NotificationCenter observer, an
+/// `AsyncStream` fed from a Dispatch timer), nothing on that thread says the task was captured:
+/// no scheduler is running there, no capture is, and no task-local value can be read. The job
+/// itself can be recognised: every task job a capture takes is entered here with the scheduler
+/// that took it, keyed by the task's address and checked against its 64-bit task ID (a counter
+/// the runtime never reuses), so a later task at a reused address is not mistaken for it.
+///
+/// Entries live as long as their scheduler: they refer to it weakly (through its
+/// ``CaptureMarker``), and its deinit removes them (``forget(_:)``). A task that ends leaves its
+/// entry until then: a few dozen bytes per captured task, per live scheduler.
+///
+/// Cost: one lock and one hash lookup per task job while the hooks are installed, taken only
+/// when a task job is enqueued; none while no scheduler captures.
+enum CapturedTaskIdentity {
+    private struct Entry {
+        let taskID: UInt64
+        let marker: CaptureMarker
+    }
+
+    private static let entries = Lock([UInt: Entry]())
+    /// How many entries exist: while 0, lookups cost one atomic load.
+    private static let count = Atomic<Int>(0)
+
+    /// The runtime's `JobKind::Task`: the job is a task, whose address is the task's.
+    private static let taskKind: UInt8 = 0
+
+    /// Whether `job` is a task (not an actor's or a continuation's job).
+    @inline(__always)
+    static func isTask(_ job: UnownedJob) -> Bool {
+        let header = unsafeBitCast(job, to: UnsafeRawPointer.self)
+        return header.load(fromByteOffset: 4 * MemoryLayout<UInt>.size, as: UInt8.self) == taskKind
+    }
+
+    /// The scheduler `job`'s task was captured by, entering it for `candidate` first if it was
+    /// not entered yet (and `candidate` is not nil). An entry for a task that is gone (another
+    /// task at the same address) is replaced.
+    ///
+    /// - Returns: the scheduler the task belongs to, or nil.
+    static func claim(_ job: UnownedJob, for candidate: TestScheduler?) -> TestScheduler? {
+        guard isTask(job) else { return candidate }
+        guard candidate != nil || count.load(ordering: .relaxed) > 0 else { return nil }
+        let address = CapturedTasks.address(of: job)
+        let taskID = taskID(of: job)
+        let newMarker = candidate?.captureMarker
+        let marker = entries.withLock { entries -> CaptureMarker? in
+            // Its scheduler alive: the task is still that scheduler's.
+            if let entry = entries[address], entry.taskID == taskID, entry.marker.isOpen { return entry.marker }
+            guard let newMarker else { return nil }
+            if entries.updateValue(Entry(taskID: taskID, marker: newMarker), forKey: address) == nil {
+                count.add(1, ordering: .relaxed)
+            }
+            return newMarker
+        }
+        // The entry's scheduler wins: a task stays with the scheduler that first took it.
+        guard let marker, marker !== newMarker else { return candidate }
+        return marker.scheduler
+    }
+
+    /// The scheduler that captured the running task, or nil (outside a task, or not captured).
+    static func schedulerOfCurrentTask() -> TestScheduler? {
+        guard count.load(ordering: .relaxed) > 0 else { return nil }
+        let address = CapturedTasks.currentTaskAddress
+        guard address != 0 else { return nil }
+        let job = unsafeBitCast(address, to: UnownedJob.self)
+        let taskID = taskID(of: job)
+        let marker = entries.withLock { entries -> CaptureMarker? in
+            guard let entry = entries[address], entry.taskID == taskID else { return nil }
+            return entry.marker
+        }
+        return marker?.scheduler
+    }
+
+    /// Enters the running task for `scheduler` (the body of an asynchronous capture).
+    static func enterCurrentTask(for scheduler: TestScheduler) {
+        let address = CapturedTasks.currentTaskAddress
+        guard address != 0 else { return }
+        _ = claim(unsafeBitCast(address, to: UnownedJob.self), for: scheduler)
+    }
+
+    /// Removes the entries of `scheduler`, and of schedulers already gone (its deinit).
+    static func forget(_ marker: CaptureMarker) {
+        guard count.load(ordering: .relaxed) > 0 else { return }
+        let removed = entries.withLock { entries -> Int in
+            let before = entries.count
+            entries = entries.filter { $0.value.marker !== marker && $0.value.marker.isOpen }
+            return before - entries.count
+        }
+        count.subtract(removed, ordering: .relaxed)
+    }
+
+    /// How many tasks are entered (for tests).
+    static var entryCount: Int { count.load(ordering: .relaxed) }
+
+    private static func taskID(of job: UnownedJob) -> UInt64 {
+        _swiftTaskGetJobTaskID(job)
+    }
+}
+
+/// The runtime's own accessor: the task's 64-bit ID for a task's job.
+@_silgen_name("swift_task_getJobTaskId")
+private func _swiftTaskGetJobTaskID(_ job: UnownedJob) -> UInt64

@@ -1,0 +1,114 @@
+@_spi(SchedulersInternal) import Disposables
+import Foundation
+import Synchronization
+
+/// Work of a captured task that arrives from outside virtual time, and whether anything waits
+/// for it.
+///
+/// A captured task resumed from a thread where nothing captured runs (a Dispatch callback, a
+/// completion handler: ``CapturedTasks`` rule 3) is queued on its scheduler at `now`, FIFO, like
+/// all its work. But *when* it arrives is real time. If the body of an asynchronous capture is
+/// waiting (parked, or between its own jobs, with no drive of the test's in progress), the work
+/// runs when it comes and the body goes on after it: `await task.value` on such a task is exact,
+/// and nothing is reported. Otherwise (after `advance` returned, during a drive, between
+/// synchronous drives, while the body's own code runs) the test may look before or after it
+/// arrives, so its result can depend on timing: the scheduler reports it once, naming the
+/// task's kind, the virtual time, and the fix.
+final class OutsideArrivals: Sendable {
+    /// Asynchronous captures of this scheduler whose driver is running (the body has not
+    /// returned).
+    private let waitingBodies = Atomic<Int>(0)
+    /// Jobs of those bodies running now: the body's own code looks, it does not wait.
+    private let runningBodyJobs = Atomic<Int>(0)
+    /// Jobs of those bodies queued and not yet running: a body about to go on does not wait.
+    private let queuedBodyJobs = Atomic<Int>(0)
+    /// Drives the test asked for (`advance`, `step`, `clock.advance`, `run()`) in progress.
+    private let explicitDrives = Atomic<Int>(0)
+    /// The bodies' tasks, by address.
+    private let bodies = Lock([UInt]())
+    private let bodyCount = Atomic<Int>(0)
+
+    /// Whether work arriving now is waited for (see the type's doc comment).
+    var isWaitedFor: Bool {
+        waitingBodies.load(ordering: .acquiring) > 0 && runningBodyJobs.load(ordering: .acquiring) == 0
+            && queuedBodyJobs.load(ordering: .acquiring) == 0 && explicitDrives.load(ordering: .acquiring) == 0
+    }
+
+    /// Counts a drive the test asked for while `body` runs.
+    func explicitDrive<R>(_ body: () throws -> R) rethrows -> R {
+        explicitDrives.add(1, ordering: .acquiringAndReleasing)
+        defer { explicitDrives.subtract(1, ordering: .acquiringAndReleasing) }
+        return try body()
+    }
+
+    /// Counts a drive the test asked for while `body` runs (the asynchronous drives).
+    func explicitDrive<R>(isolation: isolated (any Actor)? = #isolation, _ body: () async -> R) async -> R {
+        explicitDrives.add(1, ordering: .acquiringAndReleasing)
+        defer { explicitDrives.subtract(1, ordering: .acquiringAndReleasing) }
+        return await body()
+    }
+
+    /// The body of an asynchronous capture, `task` its task's address, begins waiting.
+    func bodyBegan(_ task: UInt) {
+        bodies.withLock { $0.append(task) }
+        bodyCount.add(1, ordering: .releasing)
+        waitingBodies.add(1, ordering: .releasing)
+    }
+
+    /// That body returned.
+    func bodyEnded(_ task: UInt) {
+        waitingBodies.subtract(1, ordering: .releasing)
+        bodies.withLock { list in
+            if let index = list.lastIndex(of: task) { list.remove(at: index) }
+            // A job counted as queued that never ran (dropped, or run after this) counts no more.
+            if list.isEmpty { queuedBodyJobs.store(0, ordering: .releasing) }
+        }
+        bodyCount.subtract(1, ordering: .releasing)
+    }
+
+    /// Counts `job` as queued if it is one of the bodies' jobs (before it is queued).
+    @inline(__always)
+    func noteQueued(_ job: UnownedJob) {
+        guard isBodyJob(job) else { return }
+        queuedBodyJobs.add(1, ordering: .acquiringAndReleasing)
+    }
+
+    /// `run`, counted as the body's own code if `job` is one of the bodies' jobs.
+    @inline(__always)
+    func run(_ job: UnownedJob, _ run: () -> Void) {
+        guard isBodyJob(job) else { return run() }
+        runningBodyJobs.add(1, ordering: .acquiringAndReleasing)
+        queuedBodyJobs.subtract(1, ordering: .acquiringAndReleasing)
+        defer { runningBodyJobs.subtract(1, ordering: .acquiringAndReleasing) }
+        run()
+    }
+
+    @inline(__always)
+    private func isBodyJob(_ job: UnownedJob) -> Bool {
+        guard bodyCount.load(ordering: .acquiring) > 0 else { return false }
+        let address = CapturedTasks.address(of: job)
+        return bodies.withLock { $0.contains(address) }
+    }
+}
+
+extension TestScheduler {
+    /// The kinds of captured task, as a report names them.
+    enum CapturedTaskKind: String {
+        case global = "a captured task"
+        case mainActor = "a captured main-actor task"
+    }
+
+    /// Reports, once, work of a captured task that arrived from outside virtual time while
+    /// nothing waited for it.
+    func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
+        guard !arrivals.isWaitedFor, core.warnOnce(.arrivedFromOutside) else { return }
+        let now = core.now.date.timeIntervalSinceReferenceDate
+        Warning.emit("""
+            \(kind.rawValue) was resumed from outside virtual time (a Dispatch callback, a \
+            completion handler) at \(now) s after 2001-01-01 on \(self) while nothing awaited it, \
+            so whether the test saw its work depends on timing. Await that work inside \
+            `await scheduler.withCapturedTasks { … }` (`await task.value`), or give the code a stub \
+            that completes on the scheduler. (Printed once per scheduler.)
+            """, about: self)
+    }
+}

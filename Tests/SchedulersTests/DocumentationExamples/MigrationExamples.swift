@@ -69,6 +69,21 @@ private func request(_ name: String) -> ActionDisposable {
             #expect(calls.value.count == 3)
         }
 
+        /// RAC's immediate recursion over a local variable: the block need not be `Sendable`
+        /// where the static type is `ImmediateScheduler`.
+        @Test func immediateRecursionOverALocalVariable() {
+            // snippet: migrating-rac-immediate-recursion
+            let immediate = ImmediateScheduler()
+            var n = 0
+            immediate.scheduleRecursive { again in
+                n += 1
+                if n < 3 { again() }
+            }
+            // n == 3: the loop has run when scheduleRecursive returns
+            // snippet: end
+            #expect(n == 3)
+        }
+
         /// RACTestScheduler's stepping, plus a clock.
         @Test func testScheduler() {
             nonisolated(unsafe) var fired = false   // safe: actions run on the driving thread

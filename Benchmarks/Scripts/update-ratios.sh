@@ -5,7 +5,8 @@
 #   2. Benchmarks/Results/ratios.md and ratios.svg: the `ratios` executable in release, every
 #      workload interleaved with its limit and reference libraries, with the counts of step 1
 #      beside each row (a few minutes after the build);
-#   3. the copies of that table in README.md and the Performance article (splice-ratios.sh).
+#   3. that table in the Performance article, and its headline rows in README.md
+#      (splice-ratios.sh).
 # Run it on an otherwise idle machine; commit the results; never edit them by hand.
 #
 #   Benchmarks/Scripts/update-ratios.sh            # all three steps

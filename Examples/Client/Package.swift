@@ -9,9 +9,10 @@ let package = Package(
         .visionOS(.v2),
     ],
     dependencies: [
-        // Until the 0.1.0 tag is published, ask for one commit instead:
-        //   .package(url: "<…>", revision: "<commit hash>"),
-        .package(url: "<the repository's git URL>", from: "0.1.0"),
+        // Works today, in an app, a tool or a test package:
+        .package(url: "<the repository's git URL>", branch: "main"),
+        // Once the 0.1.0 tag is published (and in a library), instead:
+        //   .package(url: "<the repository's git URL>", from: "0.1.0"),
     ],
     targets: [
         .executableTarget(

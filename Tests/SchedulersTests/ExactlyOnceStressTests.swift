@@ -140,12 +140,16 @@ import TestSupport
         #expect(ranTwice.isEmpty, "ran twice: \(ranTwice.prefix(10)) (seed \(seed))")
         #expect(lost.isEmpty, "never ran and never disposed: \(lost.prefix(10)) (seed \(seed))")
         #expect(ranAfterDispose.isEmpty, "ran after a dispose that came before it started: \(ranAfterDispose.prefix(10)) (seed \(seed))")
-        #expect(ran + disposedBeforeStart == total)
+        #expect(
+            ran + disposedBeforeStart == total,
+            """
+            exactly-once \(scheduler.name): scheduled \(total), ran \(ran), disposed before start \
+            \(disposedBeforeStart) (\(fenced) while plugged)
+            """)
         #expect(state.notCurrent == 0, "actions that did not run as the current scheduler")
         // The test exercised both phases: disposals while plugged, and a third disposed overall.
         #expect(fenced > 0)
         #expect(state.disposedCount > total / 5)
-        print("exactly-once \(scheduler.name): scheduled \(total), ran \(ran), disposed before start \(disposedBeforeStart) (\(fenced) while plugged)")
     }
 
     /// The disposing thread: disposes a random third of what the producers hand over, and unplugs

@@ -10,7 +10,9 @@ import Synchronization
 /// - Its scheduling methods return nil: by the time they return there is nothing left to cancel.
 /// - ``schedule(after:_:)-(Date,_)`` blocks the calling thread until `date`.
 /// - Repeating is not supported (it would never return): a precondition failure.
-/// - ``scheduleRecursive(_:)`` is a loop, so a million self-reschedules use no extra stack.
+/// - ``scheduleRecursive(_:)-6rldz`` is a loop, so a million self-reschedules use no extra stack;
+///   where the static type is `ImmediateScheduler`, ``scheduleRecursive(_:)-23afc`` takes a block
+///   that need not be `Sendable` (it may change a local variable), as RAC code wrote it.
 public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     public override init(name: String? = nil) {
         super.init(name: name ?? "org.schedulers.ImmediateScheduler.immediateScheduler")
@@ -60,13 +62,53 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     /// loop. A `reschedule` called after the loop has ended (from another thread, later) runs
     /// the action again at once on that thread. Returns nil.
     ///
+    /// Where the static type is `ImmediateScheduler`, a closure written in place goes to the
+    /// overload below, whose block need not be `Sendable` (this one is the disfavoured of the
+    /// two: a closure fits both, and the compiler could not choose); a `@Sendable` function
+    /// value, and every call through a ``Scheduler`` reference, come here.
+    ///
     /// - Parameter action: run at once, then again for each `reschedule` call it makes, in a loop.
     /// - Returns: nil: the chain has finished when this returns.
+    @_disfavoredOverload
     @discardableResult
     public override func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void
     ) -> (any Disposable)? {
         ImmediateRecursion(action: action).start()
+        return nil
+    }
+
+    /// RAC's `-scheduleRecursiveBlock:` as RAC code wrote it: the block need not be `Sendable`, so
+    /// it may change a local variable, because it runs only on the calling thread, before this
+    /// returns. It runs at once, then once more for each `reschedule` it called, in a loop (no
+    /// stack growth, however long the chain). Returns nil: the chain has finished when this
+    /// returns, so there is nothing left to dispose.
+    ///
+    /// ```swift
+    /// var n = 0
+    /// ImmediateScheduler().scheduleRecursive { again in
+    ///     n += 1
+    ///     if n < 3 { again() }
+    /// }
+    /// // n == 3
+    /// ```
+    ///
+    /// `reschedule` is not `Sendable` either: it belongs to the calling thread. Called there after
+    /// the loop has ended, it runs the block again at once. To hand `reschedule` to other work,
+    /// call the `@Sendable` form (through a ``Scheduler`` reference, as
+    /// `Scheduler.immediate.scheduleRecursive`, or with a `@Sendable` function value).
+    ///
+    /// - Parameter action: run at once, on the calling thread, then again for each `reschedule`
+    ///   call it makes, in a loop.
+    /// - Returns: nil: the chain has finished when this returns.
+    @discardableResult
+    public func scheduleRecursive(
+        _ action: @escaping (_ reschedule: @escaping () -> Void) -> Void
+    ) -> (any Disposable)? {
+        // Sound: the loop runs the block on this thread only, and `reschedule`, not Sendable
+        // here, cannot reach another thread in checked code.
+        nonisolated(unsafe) let action = action
+        ImmediateRecursion(action: { reschedule in action(reschedule) }).start()
         return nil
     }
 
@@ -120,7 +162,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-/// The loop behind ``ImmediateScheduler/scheduleRecursive(_:)``.
+/// The loop behind both forms of `ImmediateScheduler.scheduleRecursive(_:)`.
 ///
 /// The thread running the loop counts its own synchronous `reschedule` calls in a plain
 /// variable. A `reschedule` call recognises that it is made from inside the loop, on the loop's

@@ -44,6 +44,40 @@ import TestSupport
             #expect(log == ["outer", "inner"])
         }
     }
+
+    /// A body whose only `try` would sit inside `#expect` does not compile (Swift decides whether
+    /// a closure throws before it expands the macro); the article's spelling, with the `try`
+    /// before `#expect`, does, with both capture forms, and so does a stated signature.
+    @Test func aTryBeforeExpectMakesTheBodyThrow() async throws {
+        // snippet: captured-tasks-try-before-expect
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        try await scheduler.withCapturedTasks {
+            let task = Task {
+                try await clock.sleep(for: .seconds(1))
+                return 42
+            }
+            await clock.advance(by: .seconds(1))
+            // The try goes before #expect, not inside it:
+            try #expect(await task.value == 42)
+        }
+        // snippet: end
+        struct NotANumber: Error {}
+        func parse(_ text: String) throws -> Int {
+            guard let value = Int(text) else { throw NotANumber() }
+            return value
+        }
+        try scheduler.withCapturedTasks {
+            try #expect(parse("7") == 7)
+        }
+        try await scheduler.withCapturedTasks { () async throws in
+            #expect(try parse("8") == 8)
+        }
+        try scheduler.withCapturedTasks { () throws in
+            #expect(try parse("9") == 9)
+        }
+        #expect(scheduler.pendingCount == 0)
+    }
 }
 
 // The swift-async-algorithms example of TestingWithVirtualTime.md is a test of the package that

@@ -14,6 +14,11 @@ private func poll() { calls.withLock { $0.append("poll") } }
 private func retry() { calls.withLock { $0.append("retry") } }
 private func refresh() { calls.withLock { $0.append("refresh") } }
 
+/// What the snippets print, recorded instead of written to standard output, so that a green run
+/// is quiet and the tests can assert it.
+private let printed = Locked<[String]>([])
+private func print(_ line: String) { printed.withLock { $0.append(line) } }
+
 /// A request that records its disposal, for the SerialDisposable example.
 private func request(_ name: String) -> ActionDisposable {
     ActionDisposable { calls.withLock { $0.append("cancel \(name)") } }
@@ -42,6 +47,7 @@ private func request(_ name: String) -> ActionDisposable {
         /// scoped by its owner.
         @Test func timerAndScopedCompound() {
             calls.withLock { $0 = [] }
+            printed.withLock { $0 = [] }
             let scheduler = TestScheduler()
             var owner: ScopedDisposable?
             // snippet: migrating-rac-timer
@@ -58,8 +64,24 @@ private func request(_ name: String) -> ActionDisposable {
             _ = owner
             owner = nil
             #expect(compound.isDisposed)
+            #expect(printed.value == ["torn down"])
             scheduler.advance(by: 2)
             #expect(calls.value.count == 3)
+        }
+
+        /// RAC's immediate recursion over a local variable: the block need not be `Sendable`
+        /// where the static type is `ImmediateScheduler`.
+        @Test func immediateRecursionOverALocalVariable() {
+            // snippet: migrating-rac-immediate-recursion
+            let immediate = ImmediateScheduler()
+            var n = 0
+            immediate.scheduleRecursive { again in
+                n += 1
+                if n < 3 { again() }
+            }
+            // n == 3: the loop has run when scheduleRecursive returns
+            // snippet: end
+            #expect(n == 3)
         }
 
         /// RACTestScheduler's stepping, plus a clock.

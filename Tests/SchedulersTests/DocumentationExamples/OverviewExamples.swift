@@ -7,6 +7,11 @@ import TestSupport
 // Disposables.docc/Disposables.md), as snippet regions inside tests that assert what the pages
 // say (DocumentationSnippetTests checks that each block equals its region).
 
+/// What the snippets print, recorded instead of written to standard output, so that a green run
+/// is quiet and the test can assert what the page says is printed.
+private let printed = Locked<[String]>([])
+private func print(_ line: String) { printed.withLock { $0.append(line) } }
+
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct OverviewExamples {
     /// An action disposed before it starts never starts.
     @Test func disposingBeforeTheStart() {
@@ -34,5 +39,6 @@ import TestSupport
         subscriptions.dispose()   // prints "torn down", once, on this thread
         // snippet: end
         #expect(subscriptions.isDisposed)
+        #expect(printed.value == ["torn down"])
     }
 }

@@ -73,10 +73,10 @@ extension TestScheduler {
             if pending == repeating {
                 if core.warnOnce(.runStoppedAtRepeatingActions) {
                     Warning.emit("""
-                        TestScheduler.Clock.run() stopped with \(repeating) live \
-                        repeating action(s) pending on \(self): running until nothing is pending would \
-                        never end. Dispose them first, or use advance(by:). (Printed once per scheduler.)
-                        """, about: self)
+                        TestScheduler.Clock.run() stopped with \(repeating) live repeating action(s) \
+                        pending on \(self), since running until nothing is pending would never end; \
+                        dispose them first, or use advance(by:). (Once per scheduler.)
+                        """, about: self, kind: .help)
                 }
                 return
             }

@@ -160,12 +160,12 @@ extension TestScheduler {
         let due = Instant(time: earliest)
         Warning.emit("""
             the body of withCapturedTasks on \(self) has waited more than \(waitWarningDelay) of real \
-            time with nothing due at the current virtual time (\(format(now.date))); the earliest \
-            pending work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time \
-            moves only when the test advances it: before waiting for work that sleeps, call \
-            `await scheduler.clock.advance(by:)` (or `advance(to:)`, or `clock.run()` to run \
-            everything pending). (Printed once per scheduler.)
-            """, about: self)
+            time with nothing due now; advance virtual time before waiting for work that sleeps: \
+            `await scheduler.clock.advance(by:)` (or `advance(to:)`, or `clock.run()`).
+            Nothing is due at the current virtual time (\(format(now.date))); the earliest pending \
+            work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time moves \
+            only when the test advances it. (Once per scheduler.)
+            """, about: self, kind: .help)
     }
 
     private typealias Instant = TestScheduler.Clock.Instant

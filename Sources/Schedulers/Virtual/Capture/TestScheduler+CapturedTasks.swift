@@ -169,11 +169,11 @@ extension TestScheduler {
         }
         if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
             Warning.emit("""
-                this Swift runtime does not export \
-                swift_task_getMainExecutor_hook (it arrived with the Swift 6.1 runtime), so TestScheduler.\(method) \
-                cannot capture main-actor tasks: their jobs run on the real main actor, outside virtual \
-                time. Capture global tasks only, or test on a Swift 6.1 or later runtime (macOS 15.4, iOS 18.4). \
-                (Printed once per scheduler.)
+                TestScheduler.\(method) cannot capture main-actor tasks on this Swift runtime, so \
+                their jobs run outside virtual time; capture global tasks only, or test on a Swift 6.1 \
+                or later runtime (macOS 15.4, iOS 18.4).
+                This runtime does not export swift_task_getMainExecutor_hook: it arrived with the \
+                Swift 6.1 runtime. (Once per scheduler.)
                 """, about: self)
         }
         startCapturing()

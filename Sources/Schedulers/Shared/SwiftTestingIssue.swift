@@ -13,7 +13,9 @@
 /// types, read from Testing's metadata accessors: Swift then sizes, copies and destroys each
 /// value through the real type's own metadata, and nothing here assumes a layout. The values are
 /// made by Testing itself (`Comment(rawValue:)`, `SourceLocation(fileID:filePath:line:column:)`);
-/// the only byte-level assumption is that `Issue.Severity`, a one-byte enum without payloads, holds
+/// a function type states each parameter's ownership as the real function takes it (an
+/// initializer consumes its arguments, other functions borrow them). The only byte-level
+/// assumption is that `Issue.Severity`, a one-byte enum without payloads, holds
 /// its case's tag, read from the case's exported tag constant.
 ///
 /// Every symbol named here was checked with `nm -D` on the toolchain's `libTesting.so` (Swift
@@ -117,11 +119,12 @@ enum SwiftTestingIssue {
             _ comment: String, isWarning: Bool, location: (fileID: String, filePath: String, line: Int, column: Int)
         ) -> Bool {
             func record<C, S, L, I>(_: C.Type, _: S.Type, _: L.Type, _: I.Type) -> Bool {
-                // `Comment.init(rawValue: String)`
-                let makeComment = unsafeBitCast(self.makeComment, to: (@convention(thin) (String) -> C).self)
+                // `Comment.init(rawValue: String)`. An initializer consumes its arguments.
+                let makeComment = unsafeBitCast(self.makeComment, to: (@convention(thin) (consuming String) -> C).self)
                 // `SourceLocation.init(fileID: String, filePath: String, line: Int, column: Int)`
                 let makeSourceLocation = unsafeBitCast(
-                    self.makeSourceLocation, to: (@convention(thin) (String, String, Int, Int) -> L).self)
+                    self.makeSourceLocation,
+                    to: (@convention(thin) (consuming String, consuming String, Int, Int) -> L).self)
                 // `static func Issue.record(_: Comment?, severity: Issue.Severity, sourceLocation: SourceLocation) -> Issue`
                 let recordIssue = unsafeBitCast(self.recordIssue, to: (@convention(thin) (C?, S, L) -> I).self)
                 let tag = isWarning ? warningTag : errorTag

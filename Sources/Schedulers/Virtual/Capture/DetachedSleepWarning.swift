@@ -68,20 +68,32 @@ enum DetachedSleepWarning {
         switch cause {
         case .prefersAnotherExecutor:
             return """
-                a task called \(call) on \(scheduler) while running outside it, on the executor it                 prefers; prefer the scheduler instead: Task(executorPreference: scheduler).
-                A task's executor preference (Task(executorPreference:), withTaskExecutorPreference)                 sends its jobs to that executor, beside the thread that drives the scheduler, so its                 timing cannot be deterministic. (Once per scheduler.)
+                a task called \(call) on \(scheduler) while running outside it, on the executor it \
+                prefers; prefer the scheduler instead: Task(executorPreference: scheduler).
+                A task's executor preference (Task(executorPreference:), withTaskExecutorPreference) \
+                sends its jobs to that executor, beside the thread that drives the scheduler, so its \
+                timing cannot be deterministic. (Once per scheduler.)
                 """
         case .capturedButLeft:
             return """
-                a task called \(call) on \(scheduler) while running outside it, after leaving                 withCapturedTasks; resume it from work the scheduler runs, or start it with                 Task(executorPreference: scheduler).
-                It left virtual time: a continuation of it was resumed from a thread outside the                 scheduler (a Dispatch callback, a completion handler), so its next job went to the                 cooperative pool, where its timing cannot be deterministic. (Once per scheduler.)
+                a task called \(call) on \(scheduler) while running outside it, after leaving \
+                withCapturedTasks; resume it from work the scheduler runs, or start it with \
+                Task(executorPreference: scheduler).
+                It left virtual time: a continuation of it was resumed from a thread outside the \
+                scheduler (a Dispatch callback, a completion handler), so its next job went to the \
+                cooperative pool, where its timing cannot be deterministic. (Once per scheduler.)
                 """
         case .notCaptured:
             // The sleep itself runs on the cooperative pool whatever the task's isolation, so the
             // message cannot tell a main-actor task from another: it names the fixes for both.
             return """
-                a task called \(call) on \(scheduler) while running outside it; start the task                 inside scheduler.withCapturedTasks { … }, or Task(executorPreference: scheduler).
-                The wake-up waits for the scheduler, but the task then runs on another executor,                 beside the thread that drives the scheduler, so its timing cannot be deterministic.                 For a task on the main actor (a @MainActor view model's Task {}), capture on the main                 actor (a @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive                 with `await scheduler.clock.advance(by:)`. (Once per scheduler.)
+                a task called \(call) on \(scheduler) while running outside it; start the task \
+                inside scheduler.withCapturedTasks { … }, or Task(executorPreference: scheduler).
+                The wake-up waits for the scheduler, but the task then runs on another executor, \
+                beside the thread that drives the scheduler, so its timing cannot be deterministic. \
+                For a task on the main actor (a @MainActor view model's Task {}), capture on the main \
+                actor (a @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive \
+                with `await scheduler.clock.advance(by:)`. (Once per scheduler.)
                 """
         }
     }

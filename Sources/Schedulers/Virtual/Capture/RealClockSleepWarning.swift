@@ -56,7 +56,7 @@ enum RealClockSleepWarning {
 
     static func message(for scheduler: TestScheduler, clock: RealClock) -> String {
         """
-        a task in the virtual time of \(scheduler) slept on a real clock, \(clock.name) \
+        a task running in the virtual time of \(scheduler) slept on a real clock, \(clock.name) \
         (\(clock.calls)); pass the scheduler's clock: `Task.sleep(for:clock: scheduler.clock)`, \
         or write the code against an injected `any Clock<Duration>` and give it `scheduler.clock`.
         That sleep cannot be exact: its deadline is an instant on a clock the test does not own, \

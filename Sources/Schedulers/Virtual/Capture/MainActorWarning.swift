@@ -1,7 +1,7 @@
 @_spi(SchedulersInternal) import Disposables
 import Foundation
 
-/// The warnings for main-actor code that a test cannot make exact, printed once per scheduler.
+/// The warnings for main-actor code that a test cannot make exact, given once per scheduler.
 enum MainActorWarning {
     /// A captured main-actor job came due while the scheduler was driven synchronously from a
     /// thread that does not hold the main actor.

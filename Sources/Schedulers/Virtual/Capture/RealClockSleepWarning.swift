@@ -3,7 +3,7 @@ import Dispatch
 
 /// The warning for a task in a ``TestScheduler``'s virtual time that sleeps on a real clock
 /// (`Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
-/// `SuspendingClock().sleep(for:)`), printed once per scheduler.
+/// `SuspendingClock().sleep(for:)`), given once per scheduler.
 ///
 /// Such a sleep cannot be made exact: its deadline is an instant on a clock the test does not
 /// own, so nothing can say which virtual time it stands for. The sleep still happens, in real

@@ -40,11 +40,11 @@ extension TestScheduler {
     ///   virtual time like any other, on the driving thread, which must hold the main actor:
     ///   call this and `advance` from the main actor (a `@MainActor` test; in XCTest, inside
     ///   `MainActor.assumeIsolated`). Driven from another thread, such a job goes to the real
-    ///   main actor instead, and the scheduler prints a warning naming the fix, once; the
+    ///   main actor instead, and the scheduler reports a warning naming the fix, once; the
     ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
     ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
     ///   `SuspendingClock`) sleeps in real time, which cannot be exact, and (on Linux, Swift 6.3
-    ///   and later) the scheduler prints one warning naming the call and the fix: ``clock``.
+    ///   and later) the scheduler reports one warning naming the call and the fix: ``clock``.
     ///   When such a sleep ends, its wake-up is queued on this scheduler, so the task goes on
     ///   in virtual time at the first drive after that.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:

@@ -5,13 +5,15 @@ import Foundation
 /// and runs nothing (a sleep throws `CancellationError`). Reading `now` is not a use.
 ///
 /// Give it to code whose path under test must schedule nothing, as pointfree's
-/// combine-schedulers and swift-clocks offer for Combine and for clocks:
+/// combine-schedulers and swift-clocks offer for Combine and for clocks (the testing article's
+/// "What a test is told" runs this example):
 ///
 /// ```swift
-/// @Test func aCachedValueSchedulesNothing() {
+/// @Test func aCacheHitSchedulesNothing() {
 ///     let scheduler = UnimplementedScheduler("cache hit")
-///     let model = Loader(scheduler: scheduler, cache: ["k": "v"])
-///     #expect(model.value(for: "k") == "v")   // any schedule call fails this test
+///     let cache = ExampleCache(scheduler: scheduler, values: ["k": "v"])
+///     // Any use of the scheduler in value(for:) fails this test.
+///     #expect(cache.value(for: "k") == "v")
 /// }
 /// ```
 ///
@@ -24,9 +26,9 @@ import Foundation
 /// What each use returns: every `schedule` form and ``scheduleRecursive(_:)`` return nil (no
 /// action was scheduled, so there is nothing to dispose) and release the action without running
 /// it, on the calling thread, before returning; `sleep(for:)` and `sleep(until:)` on the
-/// scheduler, and a sleep on ``clock``, throw `CancellationError`; a ``timer(every:leeway:)``
-/// sequence ends without a tick. ``now`` is the wall clock's, as for any ``Scheduler``, and
-/// reading it reports nothing.
+/// scheduler, and a sleep on ``clock``, throw `CancellationError`; a
+/// ``Scheduler/timer(every:leeway:)`` sequence ends without a tick. ``Scheduler/now`` is the
+/// wall clock's, as for any ``Scheduler``, and reading it reports nothing.
 public final class UnimplementedScheduler: Scheduler, @unchecked Sendable {
     // `@unchecked`: every stored property is immutable.
 

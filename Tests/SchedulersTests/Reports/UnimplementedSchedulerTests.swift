@@ -37,11 +37,36 @@ import XCTest
         }
     }
 
+    /// Every form releases its action before it returns, without running it.
+    @Test func everyFormReleasesItsActionBeforeReturning() {
+        let scheduler = UnimplementedScheduler()
+        let forms: [(Token, UnimplementedScheduler) -> Void] = [
+            { token, s in s.schedule { _ = token } },
+            { token, s in s.schedule(after: Date()) { _ = token } },
+            { token, s in s.schedule(afterDelay: 1) { _ = token } },
+            { token, s in s.schedule(after: Date(), repeatingEvery: 1) { _ = token } },
+            { token, s in s.schedule(after: .seconds(1)) { _ = token } },
+            { token, s in s.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) { _ = token } },
+            { token, s in s.scheduleRecursive { _ in _ = token } },
+        ]
+        let (_, warnings) = Warning.capture(about: scheduler) {
+            for form in forms {
+                var token: Token? = Token()
+                let weak = Weak(token!)
+                form(token!, scheduler)
+                token = nil
+                #expect(weak.object == nil)
+            }
+        }
+        #expect(warnings.count == forms.count)
+    }
+
     @Test func readingNowIsNotAUse() {
         let scheduler = UnimplementedScheduler()
         let (_, warnings) = Warning.capture(about: scheduler) {
             _ = scheduler.now
-            _ = scheduler.clock.now
+            let clock = scheduler.clock
+            #expect(clock.now == clock.now)  // it stands still
         }
         #expect(warnings.isEmpty)
     }

@@ -59,16 +59,35 @@ public final class UnimplementedScheduler: Scheduler, @unchecked Sendable {
         UnimplementedClock(scheduler: self)
     }
 
+    /// A use: reports `schedule(_:)` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameter action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         reportUse("schedule(_:)")
     }
 
+    /// A use: reports `schedule(after:_:)` with a `Date` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameters:
+    ///   - date: Ignored.
+    ///   - action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(after date: Date, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         reportUse("schedule(after:_:) with a Date")
     }
 
+    /// A use: reports `schedule(afterDelay:_:)` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameters:
+    ///   - delay: Ignored.
+    ///   - action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(
         afterDelay delay: TimeInterval, _ action: @escaping @Sendable () -> Void
@@ -76,6 +95,15 @@ public final class UnimplementedScheduler: Scheduler, @unchecked Sendable {
         reportUse("schedule(afterDelay:_:)")
     }
 
+    /// A use: reports `schedule(after:repeatingEvery:withLeeway:_:)` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameters:
+    ///   - date: Ignored.
+    ///   - interval: Ignored.
+    ///   - leeway: Ignored.
+    ///   - action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(
         after date: Date, repeatingEvery interval: TimeInterval, withLeeway leeway: TimeInterval = 0,
@@ -84,11 +112,27 @@ public final class UnimplementedScheduler: Scheduler, @unchecked Sendable {
         reportUse("schedule(after:repeatingEvery:withLeeway:_:)")
     }
 
+    /// A use: reports `schedule(after:_:)` with a `Duration` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameters:
+    ///   - delay: Ignored.
+    ///   - action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         reportUse("schedule(after:_:) with a Duration")
     }
 
+    /// A use: reports `schedule(after:repeatingEvery:leeway:_:)` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameters:
+    ///   - delay: Ignored.
+    ///   - interval: Ignored.
+    ///   - leeway: Ignored.
+    ///   - action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func schedule(
         after delay: Duration, repeatingEvery interval: Duration, leeway: Duration = .zero,
@@ -97,6 +141,11 @@ public final class UnimplementedScheduler: Scheduler, @unchecked Sendable {
         reportUse("schedule(after:repeatingEvery:leeway:_:)")
     }
 
+    /// A use: reports `scheduleRecursive(_:)` as a failure of the running test,
+    /// then releases `action` without running it, on the calling thread, before returning.
+    ///
+    /// - Parameter action: The work, never run.
+    /// - Returns: nil: nothing was scheduled, so there is nothing to dispose.
     @discardableResult
     public override func scheduleRecursive(
         _ action: @escaping @Sendable (_ reschedule: @escaping @Sendable () -> Void) -> Void

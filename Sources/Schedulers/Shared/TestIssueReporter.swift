@@ -10,7 +10,8 @@ import Foundation
 ///   test: an error for a failure, a warning-severity issue for help (it does not fail the
 ///   test). A test that expects the report wraps the code in `withKnownIssue`.
 /// - XCTest: otherwise, a failure of the running test case (`XCTFail`), if one recorded it. XCTest
-///   has no warnings, so help is not sent there.
+///   has no warnings, so help is not sent there. Where XCTest cannot say whether a test case
+///   recorded it (Apple platforms), the report is printed too.
 /// - Otherwise (no test runs, or the report comes from a thread no test owns): standard error.
 package enum TestIssueReporter {
     /// What a report is to the test that causes it.
@@ -41,7 +42,7 @@ package enum TestIssueReporter {
         {
             return .swiftTesting
         }
-        if kind == .failure, XCTestFailure.record(message, file: filePath, line: line) {
+        if kind == .failure, XCTestFailure.record(message, file: filePath, line: line) == true {
             return .xcTest
         }
         FileHandle.standardError.write(Data((message + "\n").utf8))

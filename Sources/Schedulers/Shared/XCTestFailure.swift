@@ -12,11 +12,17 @@
 /// inside the `XCTFail` call; a failure nobody was told of did not land, and the caller prints it.
 enum XCTestFailure {
     /// Calls `XCTFail(message, file: file, line: line)` and returns whether a running XCTest test
-    /// case recorded it.
-    static func record(_ message: String, file: StaticString, line: UInt) -> Bool {
-        guard let fail = Symbols.fail, let observer = XCTestFailureObserver.registered else { return false }
+    /// case recorded it: false when it did not or XCTest is not loaded, nil when XCTest cannot
+    /// tell (no observer, on Apple platforms), so that the caller prints the message too.
+    static func record(_ message: String, file: StaticString, line: UInt) -> Bool? {
+        guard let fail = Symbols.fail else { return false }
+        let call = unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)
+        guard let observer = XCTestFailureObserver.registered else {
+            call(message, file, line)
+            return nil
+        }
         let token = observer.expect(message)
-        unsafeBitCast(fail, to: (@convention(thin) (String, StaticString, UInt) -> Void).self)(message, file, line)
+        call(message, file, line)
         return observer.landed(token)
     }
 

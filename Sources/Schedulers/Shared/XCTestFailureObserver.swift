@@ -15,8 +15,13 @@
 /// XCTest case and checks that its failure is seen.
 final class XCTestFailureObserver: ObservationRequirements, Sendable {
     /// The observer, registered the first time a failure is reported; nil where XCTest is not
-    /// loaded (a production process) or does not export what the registration needs.
+    /// loaded (a production process) or does not export what the registration needs, and on
+    /// Apple platforms, where `XCTestObservation` is an Objective-C protocol, called through the
+    /// Objective-C runtime, which a Swift witness table cannot stand in for.
     static let registered: XCTestFailureObserver? = {
+        #if _runtime(_ObjC)
+        return nil
+        #else
         guard let shared = RuntimeSymbol.address(of: "$s6XCTest0A17ObservationCenterC6sharedACvgZ"),
             let add = RuntimeSymbol.address(of: "$s6XCTest0A17ObservationCenterC15addTestObserveryyAA0aB0_pF")
         else { return nil }
@@ -28,6 +33,7 @@ final class XCTestFailureObserver: ObservationRequirements, Sendable {
         let addTestObserver = unsafeBitCast(MethodClosure(function: add, context: center), to: AddTestObserver.self)
         addTestObserver.call(observer)
         return observer
+        #endif
     }()
 
     /// Failures reported and not yet seen, and those seen, by token.

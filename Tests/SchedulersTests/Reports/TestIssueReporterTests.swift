@@ -143,6 +143,17 @@ import XCTest
         let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("Schedulers warning: printed when Testing is not found.\n"))
     }
+
+    /// Without XCTest's `XCTFail`, a report in an XCTest case is printed instead.
+    @Test func withoutXCTestsSymbolsAReportIsPrinted() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            setenv(RuntimeSymbol.hideVariable, "$s6XCTest7XCTFail_4file4lineySS_s12StaticStringVSutF", 1)
+            let run = await ReportingTestCase.run { Warning.emit("printed when XCTest is not found.") }
+            precondition(run.failureCount == 0, "\(run.failures)")
+        }
+        let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("Schedulers warning: printed when XCTest is not found.\n"))
+    }
     #endif
 }
 

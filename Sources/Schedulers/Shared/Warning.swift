@@ -1,8 +1,8 @@
 @_spi(SchedulersInternal) import Disposables
 
 /// The one place through which the package warns: every warning is reported as an issue of the
-/// running test where the test framework can attribute it (``TestIssueReporter``), and is a line
-/// on stderr otherwise; its first line starts with ``prefix``, unless a test captures it.
+/// running test where the test framework can attribute it (``TestIssueReporter``), and is printed
+/// to stderr otherwise; its first line starts with ``prefix``, unless a test captures it.
 ///
 /// A warning tells a user about a mistake that still lets the program run (see
 /// `DetachedSleepWarning`), or helps them understand a correct test (``Kind``). The package's own

@@ -31,7 +31,7 @@ import TestSupport
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 1)
         #expect(warnings.count == 1)
         let message = warnings.first ?? ""
-        #expect(message.hasPrefix("Schedulers warning: a task called sleep(for:) on \(scheduler) while running outside it."))
+        #expect(message.hasPrefix("Schedulers warning: a task called sleep(for:) on \(scheduler) while running outside it;"))
         #expect(message.contains("its timing cannot be deterministic"))
         #expect(message.contains("Task(executorPreference: scheduler)"))
         #expect(message.contains("scheduler.withCapturedTasks"))
@@ -45,7 +45,7 @@ import TestSupport
         #expect(DetachedSleepWarning.printCount(for: other) == 1)
         #expect(otherWarnings.count == 1)
         #expect(otherWarnings.first?.hasPrefix(
-            "Schedulers warning: a task called timer(every:leeway:)'s next() on \(other) while running outside it.") == true)
+            "Schedulers warning: a task called timer(every:leeway:)'s next() on \(other) while running outside it;") == true)
     }
 
     @Test func tasksRunningOnTheSchedulerDoNotWarn() {

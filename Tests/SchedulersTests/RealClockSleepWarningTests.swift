@@ -44,7 +44,7 @@ import TestSupport
         #expect(message.contains("`scheduler.clock`"))
         #expect(message.contains("`any Clock<Duration>`"))
         #expect(message.contains("Task.sleep(for:clock: scheduler.clock)"))
-        #expect(message.hasSuffix("(Printed once per scheduler.)"))
+        #expect(message.hasSuffix("(Once per scheduler.)"))
     }
 
     /// A captured global task: the warning comes while the scheduler runs the task's job (so the

@@ -3,13 +3,20 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `Warning`, the one place the package prints warnings through: an uncaptured warning is a
-/// "Schedulers warning: " line on stderr; a capture collects the warnings about its subject from
+/// `Warning`, the one place the package warns through: an uncaptured warning that no test
+/// framework can attribute is a "Schedulers warning: " line on stderr (the reports in a test are
+/// `TestIssueReporterTests`'); a capture collects the warnings about its subject from
 /// any thread, and those of its own task tree, and nothing else.
 @Suite(.ownThread, .timeLimit(.minutes(1))) struct WarningTests {
-    @Test func anUncapturedWarningIsOneLineOnStandardError() async throws {
+    @Test func anUncapturedWarningNoTestOwnsIsOneLineOnStandardError() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            Warning.emit("something to know.")
+            // A thread of its own: no test is current there.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                Thread.detachNewThread {
+                    Warning.emit("something to know.")
+                    done.resume()
+                }
+            }
         }
         let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
         #expect(stderr.contains("Schedulers warning: something to know.\n"))

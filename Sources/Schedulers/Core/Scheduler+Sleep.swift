@@ -19,8 +19,8 @@ extension Scheduler {
     /// On a ``TestScheduler``, the calling task must run on the scheduler (prefer it with
     /// `Task(executorPreference:)`, or start it inside ``TestScheduler/withCapturedTasks(_:)``):
     /// a task running elsewhere wakes when the scheduler is driven but then continues beside
-    /// the driving thread, which no test can make deterministic, so the scheduler prints a
-    /// warning to stderr naming both fixes (once per scheduler).
+    /// the driving thread, which no test can make deterministic, so the scheduler reports a
+    /// warning (a failure of the running test) naming the fix that applies, once per scheduler.
     ///
     /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
     /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.

@@ -1,43 +1,56 @@
 @_spi(SchedulersInternal) import Disposables
-import Foundation
 
-/// The one place through which the package prints a warning: every warning is a line on stderr
-/// that starts with ``prefix``, unless a test captures it.
+/// The one place through which the package warns: every warning is reported as an issue of the
+/// running test where the test framework can attribute it (``TestIssueReporter``), and is printed
+/// to stderr otherwise; its first line starts with ``prefix``, unless a test captures it.
 ///
 /// A warning tells a user about a mistake that still lets the program run (see
-/// `DetachedSleepWarning`). The package's own tests trigger some on purpose; they capture them
-/// with ``capture(about:_:)`` and assert the message, so a passing `swift test` prints no
-/// warning at all (CI fails on a "Schedulers warning" line in the test log).
+/// `DetachedSleepWarning`), or helps them understand a correct test (``Kind``). The package's own
+/// tests trigger some on purpose; they capture them with ``capture(about:_:)`` and assert the
+/// message: a captured warning is neither reported nor printed, so a passing `swift test` shows
+/// no warning at all (CI fails on a "Schedulers warning" line in the test log). Users capture
+/// them with `TestScheduler.withExpectedWarnings(_:)`.
 ///
 /// Capturing is safe while tests run in parallel, because nothing global is redirected:
 /// - a warning about a subject (a scheduler) goes to the innermost capture registered for that
 ///   object, whatever thread or task emits it;
 /// - any other warning goes to the capture of the task that emits it (a task-local value, so
 ///   also `Task {}` and child tasks started inside the capture; not `Task.detached`).
-/// Everything else is printed.
+/// Everything else is reported.
 package enum Warning {
     /// The start of every warning line.
     package static let prefix = "Schedulers warning: "
 
-    /// Prints `prefix + text` and a newline to stderr, or hands that line (without the newline)
-    /// to the capture that claims it.
+    /// What a warning is to the test that causes it: see ``TestIssueReporter/Kind``.
+    package typealias Kind = TestIssueReporter.Kind
+
+    /// Reports `prefix + text` as an issue of the running test (``TestIssueReporter``), or hands
+    /// that message to the capture that claims it.
     ///
     /// Called only when a warning is due (rarely): it takes a lock and allocates.
     ///
     /// - Parameters:
-    ///   - text: The warning, one paragraph, without the prefix.
+    ///   - text: The warning without the prefix: a first line that says what happened and the
+    ///     fix, in one sentence; detail, if any, on the lines after it.
     ///   - subject: The object the warning is about, if any (a scheduler): a test capturing
     ///     warnings about that object receives the warning from any thread.
-    package static func emit(_ text: String, about subject: AnyObject? = nil) {
+    ///   - kind: A failure of the test (the default), or help that must not fail it.
+    ///   - fileID: The file the report is attributed to.
+    ///   - filePath: The same file's path.
+    ///   - line: The line the report is attributed to.
+    package static func emit(
+        _ text: String, about subject: AnyObject? = nil, kind: Kind = .failure,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line
+    ) {
         let message = prefix + text
         if let capture = capture(for: subject) {
             capture.append(message)
         } else {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            TestIssueReporter.report(message, kind: kind, fileID: fileID, filePath: filePath, line: line)
         }
     }
 
-    /// Runs `body`, collecting instead of printing the warnings about `subject` (from any thread)
+    /// Runs `body`, collecting instead of reporting the warnings about `subject` (from any thread)
     /// and the warnings emitted by this task or the tasks it starts.
     ///
     /// - Parameters:

@@ -161,7 +161,7 @@ extension TestScheduler {
         ///
         /// A task that sleeps here while running elsewhere than on the scheduler (neither
         /// preferring it nor captured by ``TestScheduler/withCapturedTasks(_:)``) makes the
-        /// scheduler print a warning to stderr, once per scheduler, as `sleep(for:)` does.
+        /// scheduler report a warning, once per scheduler, as `sleep(for:)` does.
         ///
         /// - Parameters:
         ///   - deadline: The virtual instant to wake at.

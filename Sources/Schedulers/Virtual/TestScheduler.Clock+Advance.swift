@@ -56,6 +56,7 @@ extension TestScheduler {
     /// The asynchronous drive behind `Clock.advance`: ``advance(to:)``, one action at a time,
     /// with main-actor jobs run on the main actor and the caller's actor yielded between actions.
     func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
+        emitPendingReport()
         await arrivals.explicitDrive { await driveWithoutCounting(through: target, isolation: isolation) }
     }
 
@@ -72,6 +73,7 @@ extension TestScheduler {
 
     /// The drive behind `Clock.run()`.
     func driveUntilIdle(isolation: isolated (any Actor)?) async {
+        emitPendingReport()
         await arrivals.explicitDrive { await driveUntilIdleWithoutCounting(isolation: isolation) }
     }
 
@@ -89,10 +91,10 @@ extension TestScheduler {
                 if left != repeatingLeft { continue }
                 if core.warnOnce(.runStoppedAtRepeatingActions) {
                     Warning.emit("""
-                        TestScheduler.Clock.run() stopped with \(repeating) live \
-                        repeating action(s) pending on \(self): running until nothing is pending would \
-                        never end. Dispose them first, or use advance(by:). (Printed once per scheduler.)
-                        """, about: self)
+                        TestScheduler.Clock.run() stopped with \(repeating) live repeating action(s) \
+                        pending on \(self), since running until nothing is pending would never end; \
+                        dispose them first, or use advance(by:). (Once per scheduler.)
+                        """, about: self, kind: .help)
                 }
                 return
             }

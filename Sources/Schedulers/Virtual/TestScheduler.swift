@@ -91,6 +91,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if capturesTasks.load(ordering: .relaxed) {
             CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
         }
+        emitPendingReport()
         captureLifetimes.endAll()
         let marker = markerAddress.load(ordering: .acquiring)
         if marker != 0 {
@@ -404,6 +405,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// counted, so that work arriving from outside meanwhile is known not to be awaited
     /// (OutsideArrivals.swift).
     private func drive(_ body: () -> Void) {
+        emitPendingReport()
         arrivals.explicitDrive { driver.drive(body) }
     }
 

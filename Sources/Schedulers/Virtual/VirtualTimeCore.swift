@@ -123,6 +123,11 @@ final class VirtualTimeCore: Sendable {
         warned.bitwiseOr(warning.rawValue, ordering: .relaxed).oldValue & warning.rawValue == 0
     }
 
+    /// Whether `warning` has been given (so that a later warning need not name its cause again).
+    func hasWarned(_ warning: OnceWarning) -> Bool {
+        warned.load(ordering: .relaxed) & warning.rawValue != 0
+    }
+
     /// - Parameters:
     ///   - interval: the time between runs, or nil for a one-shot action.
     ///   - due: when it is due, given `now` (a past or infinite time is clamped here).

@@ -112,6 +112,8 @@ private func spinUntil(_ condition: () -> Bool) {
                         return model.results != ["a"]
                     }
                     spinUntil { model.arrived.value == 1 }
+                    // A report from a Dispatch thread is given at the test's next drive.
+                    scheduler.advance(by: 0)
                     return wrong
                 }
                 if wrong && warnings.isEmpty { unreportedWrong += 1 }
@@ -157,6 +159,8 @@ private func spinUntil(_ condition: () -> Bool) {
                         return model.results != ["a"]
                     }
                     _ = await waitUntilOffPool { arrived.value == 1 }
+                    // A report from a Dispatch thread is given at the test's next drive.
+                    await scheduler.clock.advance(by: .zero)
                     return wrong
                 }
                 if wrong && warnings.isEmpty { unreportedWrong += 1 }

@@ -42,7 +42,7 @@ import TestSupport
             _ = await task.result
         }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("for a task on the main actor") == true)
+        #expect(warnings.first?.contains("For a task on the main actor") == true)
         #expect(warnings.first?.contains("withCapturedTasks") == true)
     }
 
@@ -79,5 +79,42 @@ import TestSupport
         #expect(warnings.first?.contains("left virtual time") == true)
         #expect(warnings.first?.contains("resumed from a thread outside the scheduler") == true)
         scheduler.advance(by: 1)
+    }
+
+    /// A task that prefers another executor (here the global concurrent one) is told that its
+    /// preference is the cause, not a Dispatch callback.
+    @Test func aTaskThatPrefersAnotherExecutorIsToldItsPreferenceIsTheCause() async {
+        let scheduler = TestScheduler()
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            synchronously(scheduler) {
+                Task(executorPreference: globalConcurrentExecutor) {
+                    try? await scheduler.clock.sleep(for: .seconds(1))
+                }
+            }
+            #expect(await waitUntilOffPool { DetachedSleepWarning.printCount(for: scheduler) == 1 })
+        }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix(
+            "Schedulers warning: a task called clock.sleep(until:tolerance:) on \(scheduler) while running outside it, on the executor it prefers; prefer the scheduler instead: Task(executorPreference: scheduler).") == true)
+        #expect(warnings.first?.contains("Dispatch") == false)
+        scheduler.advance(by: 1)
+    }
+
+    /// A captured main-actor job that the synchronous drive off the main actor sent to the main
+    /// queue, and that then sleeps on the clock from there, is warned about once: the drive's
+    /// warning names the cause, and no second one blames a Dispatch callback.
+    @Test func drivingOffTheMainActorWarnsOnceWhenTheJobThenSleeps() async {
+        let scheduler = TestScheduler()
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            synchronously(scheduler) {
+                Task { @MainActor in try? await scheduler.clock.sleep(for: .seconds(1)) }
+                scheduler.advance(by: 0)
+            }
+            // The job ran on the real main actor, and its sleep is now pending on the scheduler.
+            #expect(await waitUntilOffPool { scheduler.pendingCount == 1 })
+        }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("Schedulers warning: a main-actor job of a task started inside withCapturedTasks") == true)
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
     }
 }

@@ -19,7 +19,7 @@ import Synchronization
 /// captured: it is what runs the world. While nothing is due at the current virtual time and the
 /// body has not returned, it parks until `enqueue` brings work due now. If the body waits that
 /// way for longer than ``TestScheduler/waitWarningDelay`` of real time while work is pending at
-/// a later virtual time, the scheduler prints one warning naming the earliest due time and the
+/// a later virtual time, the scheduler reports one warning naming the earliest due time and the
 /// fix: only an advance can bring what the body waits for.
 final class CapturedBody: Sendable {
     private let finished = Atomic<Bool>(false)
@@ -45,7 +45,7 @@ extension TestScheduler {
     /// How long (in real time) the body of an asynchronous ``withCapturedTasks(isolation:_:)``
     /// may wait at one virtual time, with nothing due then and work pending later, before the
     /// scheduler warns that it waits for something only an advance can bring. Default 3 seconds.
-    /// The warning is printed once per scheduler; the wait goes on (the test framework's own
+    /// The warning is given once per scheduler; the wait goes on (the test framework's own
     /// time limit still applies).
     public var waitWarningDelay: Duration {
         get { .nanoseconds(waitWarningNanoseconds.load(ordering: .relaxed)) }
@@ -167,12 +167,12 @@ extension TestScheduler {
         let due = Instant(time: earliest)
         Warning.emit("""
             the body of withCapturedTasks on \(self) has waited more than \(waitWarningDelay) of real \
-            time with nothing due at the current virtual time (\(format(now.date))); the earliest \
-            pending work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time \
-            moves only when the test advances it: before waiting for work that sleeps, call \
-            `await scheduler.clock.advance(by:)` (or `advance(to:)`, or `clock.run()` to run \
-            everything pending). (Printed once per scheduler.)
-            """, about: self)
+            time with nothing due now; advance virtual time before waiting for work that sleeps: \
+            `await scheduler.clock.advance(by:)` (or `advance(to:)`, or `clock.run()`).
+            Nothing is due at the current virtual time (\(format(now.date))); the earliest pending \
+            work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time moves \
+            only when the test advances it. (Once per scheduler.)
+            """, about: self, kind: .help)
     }
 
     private typealias Instant = TestScheduler.Clock.Instant

@@ -24,6 +24,10 @@ enum DetachedSleepWarning {
     static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) {
         let running = CurrentScheduler.slot
         if running == Unmanaged.passUnretained(scheduler).toOpaque() { return }
+        let cause = Cause.current(for: scheduler)
+        // A captured main-actor job that a synchronous drive off the main actor sent to the main
+        // queue: that warning named the cause already, and the test is told once.
+        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return }
         let isFirst = warned.withLock { entries -> Bool in
             entries.removeAll { $0.scheduler == nil }
             if entries.contains(where: { $0.scheduler === scheduler }) { return false }
@@ -31,7 +35,7 @@ enum DetachedSleepWarning {
             return true
         }
         guard isFirst else { return }
-        Warning.emit(message(for: scheduler, call: call()), about: scheduler)
+        Warning.emit(message(for: scheduler, call: call(), cause: cause), about: scheduler)
         // Counted once it is out, so that a test that waits for the count finds the warning in
         // its capture (counted before, a test could close its capture between the two).
         warned.withLock { entries in
@@ -39,32 +43,59 @@ enum DetachedSleepWarning {
         }
     }
 
-    /// The message that names the fix that applies to the sleeping task.
-    static func message(for scheduler: TestScheduler, call: String) -> String {
-        let start = "a task called \(call) on \(scheduler) while running outside it."
-        if CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler {
-            // Captured, yet running elsewhere: the one way out of a capture.
+    /// Why a task sleeping on the scheduler runs outside it: each names its own fix.
+    enum Cause: Equatable {
+        /// The task prefers another executor (`Task(executorPreference:)`,
+        /// `withTaskExecutorPreference`): its jobs go there, capture or not.
+        case prefersAnotherExecutor
+        /// Started inside `withCapturedTasks`, yet running elsewhere: a continuation of it was
+        /// resumed from outside the scheduler.
+        case capturedButLeft
+        /// Started outside any capture.
+        case notCaptured
+
+        /// The cause that applies to the calling task.
+        static func current(for scheduler: TestScheduler) -> Cause {
+            let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
+            if let preferred, preferred != scheduler.asUnownedTaskExecutor() { return .prefersAnotherExecutor }
+            return CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler ? .capturedButLeft : .notCaptured
+        }
+    }
+
+    /// The message that names the fix that applies to the sleeping task: the first line says
+    /// what happened and the fix, the lines after it why.
+    static func message(for scheduler: TestScheduler, call: String, cause: Cause) -> String {
+        switch cause {
+        case .prefersAnotherExecutor:
             return """
-                \(start) It was started inside withCapturedTasks, but it left virtual time: a \
-                continuation of it was resumed from a thread outside the scheduler (a Dispatch \
-                callback, a completion handler), so its next job went to the cooperative pool, \
-                where its timing cannot be deterministic. Resume it from work the scheduler runs \
-                (schedule the callback on the scheduler), or start the task with \
-                Task(executorPreference: scheduler), which it keeps wherever it is resumed from. \
-                (Printed once per scheduler.)
+                a task called \(call) on \(scheduler) while running outside it, on the executor it \
+                prefers; prefer the scheduler instead: Task(executorPreference: scheduler).
+                A task's executor preference (Task(executorPreference:), withTaskExecutorPreference) \
+                sends its jobs to that executor, beside the thread that drives the scheduler, so its \
+                timing cannot be deterministic. (Once per scheduler.)
+                """
+        case .capturedButLeft:
+            return """
+                a task called \(call) on \(scheduler) while running outside it, after leaving \
+                withCapturedTasks; resume it from work the scheduler runs, or start it with \
+                Task(executorPreference: scheduler).
+                It left virtual time: a continuation of it was resumed from a thread outside the \
+                scheduler (a Dispatch callback, a completion handler), so its next job went to the \
+                cooperative pool, where its timing cannot be deterministic. (Once per scheduler.)
+                """
+        case .notCaptured:
+            // The sleep itself runs on the cooperative pool whatever the task's isolation, so the
+            // message cannot tell a main-actor task from another: it names the fixes for both.
+            return """
+                a task called \(call) on \(scheduler) while running outside it; start the task \
+                inside scheduler.withCapturedTasks { … }, or Task(executorPreference: scheduler).
+                The wake-up waits for the scheduler, but the task then runs on another executor, \
+                beside the thread that drives the scheduler, so its timing cannot be deterministic. \
+                For a task on the main actor (a @MainActor view model's Task {}), capture on the main \
+                actor (a @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive \
+                with `await scheduler.clock.advance(by:)`. (Once per scheduler.)
                 """
         }
-        // The sleep itself runs on the cooperative pool whatever the task's isolation, so the
-        // message cannot tell a main-actor task from another: it names the fixes for both.
-        return """
-            \(start) The wake-up waits for the scheduler, but the task then runs on another \
-            executor, beside the thread that drives the scheduler, so its timing cannot be \
-            deterministic. Start the task inside scheduler.withCapturedTasks { … }: for a task on \
-            the main actor (a @MainActor view model's Task {}), call it on the main actor (a \
-            @MainActor test), or use `await scheduler.withCapturedTasks { … }` and drive with \
-            `await scheduler.clock.advance(by:)`. A nonisolated task may instead prefer the \
-            scheduler: Task(executorPreference: scheduler). (Printed once per scheduler.)
-            """
     }
 
     /// How many warnings `scheduler` has issued, printed or captured (for tests).

@@ -24,6 +24,22 @@ final class OutsideArrivals: Sendable {
     private let queuedBodyJobs = Atomic<Int>(0)
     /// Drives the test asked for (`advance`, `step`, `clock.advance`, `run()`) in progress.
     private let explicitDrives = Atomic<Int>(0)
+    /// A report waiting for the test's own code (``TestScheduler/emitPendingReport()``).
+    private let deferredReport = Lock<String?>(nil)
+    private let hasDeferredReport = Atomic<Bool>(false)
+
+    func `defer`(_ message: String) {
+        deferredReport.withLock { $0 = message }
+        hasDeferredReport.store(true, ordering: .releasing)
+    }
+
+    @inline(__always)
+    func takeDeferred() -> String? {
+        guard hasDeferredReport.load(ordering: .acquiring) else { return nil }
+        hasDeferredReport.store(false, ordering: .releasing)
+        return deferredReport.withLock { $0.take() }
+    }
+
     /// The bodies' tasks, by address.
     private let bodies = Lock([UInt]())
     private let bodyCount = Atomic<Int>(0)
@@ -100,15 +116,33 @@ extension TestScheduler {
 
     /// Reports, once, work of a captured task that arrived from outside virtual time while
     /// nothing waited for it.
+    ///
+    /// Arriving on a thread outside any task (a Dispatch callback), the report waits for the
+    /// test's own code, so that it is attributed to the test: it is given at the next drive the
+    /// test asks for, when a capture ends, or when the scheduler is deinitialised, whichever
+    /// comes first (``emitPendingReport()``).
     func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
         guard !arrivals.isWaitedFor, core.warnOnce(.arrivedFromOutside) else { return }
         let now = core.now.date.timeIntervalSinceReferenceDate
-        Warning.emit("""
-            \(kind.rawValue) was resumed from outside virtual time (a Dispatch callback, a \
-            completion handler) at \(now) s after 2001-01-01 on \(self) while nothing awaited it, \
-            so whether the test saw its work depends on timing. Await that work inside \
-            `await scheduler.withCapturedTasks { … }` (`await task.value`), or give the code a stub \
-            that completes on the scheduler. (Printed once per scheduler.)
-            """, about: self)
+        let message = """
+            \(kind.rawValue) was resumed from outside virtual time while nothing awaited it; await \
+            that work inside `await scheduler.withCapturedTasks { … }`, or give the code a stub that \
+            completes on the scheduler.
+            It came from a Dispatch callback or a completion handler at \(now) s after 2001-01-01 on \
+            \(self), so whether the test saw its work depends on timing. (Once per scheduler.)
+            """
+        if CapturedTasks.currentTaskAddress != 0 {
+            Warning.emit(message, about: self)
+        } else {
+            arrivals.defer(message)
+        }
+    }
+
+    /// Gives the report ``noteArrivalFromOutside(_:)`` deferred, if any: here, in the test's own
+    /// code.
+    @inline(__always)
+    func emitPendingReport() {
+        guard let message = arrivals.takeDeferred() else { return }
+        Warning.emit(message, about: self)
     }
 }

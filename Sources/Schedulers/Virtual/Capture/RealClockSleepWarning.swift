@@ -3,7 +3,7 @@ import Dispatch
 
 /// The warning for a task in a ``TestScheduler``'s virtual time that sleeps on a real clock
 /// (`Task.sleep(for:)`, `Task.sleep(nanoseconds:)`, `ContinuousClock().sleep(for:)`,
-/// `SuspendingClock().sleep(for:)`), printed once per scheduler.
+/// `SuspendingClock().sleep(for:)`), given once per scheduler.
 ///
 /// Such a sleep cannot be made exact: its deadline is an instant on a clock the test does not
 /// own, so nothing can say which virtual time it stands for. The sleep still happens, in real
@@ -57,12 +57,11 @@ enum RealClockSleepWarning {
     static func message(for scheduler: TestScheduler, clock: RealClock) -> String {
         """
         a task running in the virtual time of \(scheduler) slept on a real clock, \(clock.name) \
-        (\(clock.calls)). That sleep cannot be exact: its deadline is an instant on a clock the \
-        test does not own, so it ends in real time whatever the test advances, and the task goes \
-        on at the first drive of the scheduler after that, which no virtual time can name. Pass \
-        the scheduler's clock instead: write the code against an injected `any Clock<Duration>` \
-        (`try await clock.sleep(for: …)`) and give it `scheduler.clock` in the test, or call \
-        `Task.sleep(for:clock: scheduler.clock)`. (Printed once per scheduler.)
+        (\(clock.calls)); pass the scheduler's clock: `Task.sleep(for:clock: scheduler.clock)`, \
+        or write the code against an injected `any Clock<Duration>` and give it `scheduler.clock`.
+        That sleep cannot be exact: its deadline is an instant on a clock the test does not own, \
+        so it ends in real time whatever the test advances, and the task goes on at the first \
+        drive of the scheduler after that, which no virtual time can name. (Once per scheduler.)
         """
     }
 }

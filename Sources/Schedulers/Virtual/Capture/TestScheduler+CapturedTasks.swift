@@ -40,11 +40,11 @@ extension TestScheduler {
     ///   virtual time like any other, on the driving thread, which must hold the main actor:
     ///   call this and `advance` from the main actor (a `@MainActor` test; in XCTest, inside
     ///   `MainActor.assumeIsolated`). Driven from another thread, such a job goes to the real
-    ///   main actor instead, and the scheduler prints a warning naming the fix, once; the
+    ///   main actor instead, and the scheduler reports a warning naming the fix, once; the
     ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
     ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
     ///   `SuspendingClock`) sleeps in real time, which cannot be exact, and (on Linux, Swift 6.3
-    ///   and later) the scheduler prints one warning naming the call and the fix: ``clock``.
+    ///   and later) the scheduler reports one warning naming the call and the fix: ``clock``.
     ///   When such a sleep ends, its wake-up is queued on this scheduler, so the task goes on
     ///   in virtual time at the first drive after that.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
@@ -95,7 +95,10 @@ extension TestScheduler {
     ///   jobs only, and says so once when called on the main actor.
     public func withCapturedTasks<R>(_ body: () throws -> R) rethrows -> R {
         let tenures = prepareCapture(method: "withCapturedTasks(_:)")
-        defer { tenures.release() }
+        defer {
+            tenures.release()
+            emitPendingReport()
+        }
         return try RunLoopNesting.counting {
             let previous = (CapturedTasks.slot, CapturedTasks.slotTask, CapturedTasks.slotDepth)
             CapturedTasks.slot = Unmanaged.passUnretained(self).toOpaque()
@@ -150,7 +153,10 @@ extension TestScheduler {
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
         let tenures = prepareCapture(method: "withCapturedTasks(isolation:_:)")
-        defer { tenures.release() }
+        defer {
+            tenures.release()
+            emitPendingReport()
+        }
         // The calling task drives the capture's world (CapturedBodyDriver.swift): never captured.
         let driver = CapturedTasks.currentTaskAddress
         CapturedTasks.addBody(driver)
@@ -170,11 +176,11 @@ extension TestScheduler {
         }
         if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
             Warning.emit("""
-                this Swift runtime does not export \
-                swift_task_getMainExecutor_hook (it arrived with the Swift 6.1 runtime), so TestScheduler.\(method) \
-                cannot capture main-actor tasks: their jobs run on the real main actor, outside virtual \
-                time. Capture global tasks only, or test on a Swift 6.1 or later runtime (macOS 15.4, iOS 18.4). \
-                (Printed once per scheduler.)
+                TestScheduler.\(method) cannot capture main-actor tasks on this Swift runtime, so \
+                their jobs run outside virtual time; capture global tasks only, or test on a Swift 6.1 \
+                or later runtime (macOS 15.4, iOS 18.4).
+                This runtime does not export swift_task_getMainExecutor_hook: it arrived with the \
+                Swift 6.1 runtime. (Once per scheduler.)
                 """, about: self)
         }
         startCapturing()

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Where a report goes: an issue of the running test, in whichever test framework runs it, or a
+/// line on standard error where no framework can attribute it.
+///
+/// Both frameworks are found at run time (``SwiftTestingIssue``, ``XCTestFailure``): the
+/// Schedulers library links neither, so an app that ships it links no test framework.
+///
+/// - Swift Testing: when the reporting task runs a test (`Test.current`), an `Issue` of that
+///   test: an error for a failure, a warning-severity issue for help (it does not fail the
+///   test). A test that expects the report wraps the code in `withKnownIssue`.
+/// - XCTest: otherwise, a failure of the running test case (`XCTFail`), if one recorded it. XCTest
+///   has no warnings, so help is not sent there. Where XCTest cannot say whether a test case
+///   recorded it (Apple platforms), the report is printed too.
+/// - Otherwise (no test runs, or the report comes from a thread no test owns): standard error.
+package enum TestIssueReporter {
+    /// What a report is to the test that causes it.
+    package enum Kind: Sendable {
+        /// The test is inexact or misuses the package: the report fails it.
+        case failure
+        /// It helps a correct test (why it waits, why a drive stopped): never fails it.
+        case help
+    }
+
+    /// Where a report went.
+    package enum Destination: Equatable, Sendable {
+        case swiftTesting
+        case xcTest
+        case standardError
+    }
+
+    /// Reports `message` (its first line begins with "Schedulers") as `kind`, attributed to
+    /// `fileID` and `line`.
+    @discardableResult
+    package static func report(
+        _ message: String, kind: Kind, fileID: StaticString, filePath: StaticString, line: UInt
+    ) -> Destination {
+        if SwiftTestingIssue.isRunningTest,
+            SwiftTestingIssue.record(
+                message, isWarning: kind == .help, fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line),
+                column: 1)
+        {
+            return .swiftTesting
+        }
+        if kind == .failure, XCTestFailure.record(message, file: filePath, line: line) == true {
+            return .xcTest
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        return .standardError
+    }
+}

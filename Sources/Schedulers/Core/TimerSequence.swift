@@ -9,7 +9,7 @@ extension Scheduler {
     /// The sequence is only a description (scheduler, interval, leeway, and when it was made);
     /// each iterator runs a timer of its own:
     /// - **Start.** The timer is scheduled when the iterator is made (`for await` makes it as the
-    ///   loop starts). Its first tick is due one interval after the call to
+    ///   loop starts); on a ``TestScheduler``, when the consumer first waits (see below). Its first tick is due one interval after the call to
     ///   ``Scheduler/timer(every:leeway:)``, or at once if the loop starts later than that;
     ///   later ticks come every interval after the one before. A sequence that is never
     ///   iterated schedules nothing.
@@ -269,6 +269,9 @@ final class VirtualTimerDemand: Sendable {
     private struct State {
         /// The due time of the last tick delivered (the origin before the first).
         var last: VirtualTime
+        /// Whether a tick was delivered: the first one is due one interval after the origin, or
+        /// at once if the consumer first asks later (as a repeating timer clamped to `now`).
+        var hasTicked = false
         /// The scheduled tick, while the consumer waits.
         var pending: (any Disposable)?
         var isCancelled = false
@@ -294,6 +297,7 @@ final class VirtualTimerDemand: Sendable {
         let now = test.core.now
         let due = state.withLock { state -> VirtualTime? in
             guard !state.isCancelled, state.pending == nil else { return nil }
+            guard state.hasTicked else { return max(state.last + interval, now) }
             return Self.nextDue(after: state.last, every: interval, now: now)
         }
         guard let due else { return }
@@ -303,6 +307,7 @@ final class VirtualTimerDemand: Sendable {
         let tick = test.schedule(at: due) { [self] in
             state.withLock { state in
                 state.last = due
+                state.hasTicked = true
                 state.pending = nil
             }
             // On time, the scheduler's date (which reads back a date a test gave); late, the

@@ -24,6 +24,11 @@ enum DetachedSleepWarning {
     static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) {
         let running = CurrentScheduler.slot
         if running == Unmanaged.passUnretained(scheduler).toOpaque() { return }
+        // Code of the synchronous capture's body (a `Task.immediate` it started runs here up to
+        // its first suspension): its later jobs are the scheduler's.
+        if CapturedTasks.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedTasks.isInsideSynchronousBody {
+            return
+        }
         let cause = Cause.current(for: scheduler)
         // A captured main-actor job that a synchronous drive off the main actor sent to the main
         // queue: that warning named the cause already, and the test is told once.

@@ -49,12 +49,13 @@ extension TestScheduler {
     ///   in virtual time at the first drive after that.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
     ///   it runs if the scheduler is driven later, and it is still captured, so a task started
-    ///   inside `body` stays in virtual time to its end. One limit: a global task's
-    ///   continuation resumed from a thread outside the scheduler (a Dispatch callback, a
-    ///   completion handler) sends its next job to the cooperative pool, out of virtual time,
-    ///   because nothing on that thread says the task was captured; if it then sleeps on
-    ///   ``clock``, the scheduler's warning says so. Main-actor tasks have no such limit: they
-    ///   resume on the stand-in whichever thread resumes them. If the scheduler is
+    ///   inside `body` stays in virtual time to its end, whichever thread resumes it: a
+    ///   continuation resumed from a Dispatch callback or a completion handler queues the
+    ///   task's next job here at ``now``, FIFO (the task is known by its identity, and the hook
+    ///   stays installed while such a task lives: CapturedTaskIdentity.swift,
+    ///   CaptureLifetime.swift). If nothing awaits that work when it arrives (after `advance`
+    ///   returned, between synchronous drives), whether the test saw it depends on timing, and
+    ///   the scheduler reports it once (OutsideArrivals.swift). If the scheduler is
     ///   deinitialised first, pending jobs are released without running, and their tasks never
     ///   finish: Swift has no way to destroy a job without running it. A captured main-actor
     ///   task may even outlive its scheduler while it waits on something real (a real-clock

@@ -50,6 +50,17 @@ let workloads: [String: (Int) -> () -> Void] = [
         let times = [Double](repeating: 0, count: n)
         return { VirtualTimeWorkload.collectionsHeap(times: times) }
     },
+    // Workload 6: add n, remove n/2 in seeded random order, dispose (the input made beforehand).
+    "compound-ours": { n in let input = CompoundWorkload.makeInput(count: n); return { CompoundWorkload.ours(input) } },
+    "compound-dict": { n in let input = CompoundWorkload.makeInput(count: n); return { CompoundWorkload.lockedDictionary(input) } },
+    // Workload 10: n tasks, each sleeping 1 ms on the clock, driven by `clock.run()`.
+    "captured-task": { n in { CapturedTaskWorkload.captured(tasks: n) } },
+    "preferring-task": { n in { CapturedTaskWorkload.preferring(tasks: n) } },
+    "plain-task": { n in { CapturedTaskWorkload.plain(tasks: n) } },
+    // Workload 11: n captures of each shape, a scheduler each (for memcheck and LeakSanitizer).
+    "capture-sync": { n in { CaptureMemoryWorkload.run(.synchronousMainActor, n) } },
+    "capture-async": { n in { CaptureMemoryWorkload.run(.asynchronousMainActor, n) } },
+    "capture-nonisolated": { n in { CaptureMemoryWorkload.run(.nonisolated, n) } },
     "viewmodel-sync": { n in
         { MainActor.assumeIsolated { for _ in 0..<n { precondition(ViewModelDebounceWorkload.oursSynchronous()) } } }
     },

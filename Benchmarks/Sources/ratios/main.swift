@@ -215,11 +215,27 @@ compare(
 // 6c. Memory per test: resident memory's growth over 100,000 captures of each shape, a scheduler
 //     each (after 2,000 to warm up), in bytes per capture; the limit is what the docs name per
 //     scheduler (the main actor's stand-in, for the main-actor shapes; nothing otherwise).
-//     One figure per round, interleaved with nothing: a round is one pass of 100,000 captures.
+//     Each round is a process of its own (`workload memory SHAPE N`): in this one, whose heap
+//     holds the memory the rows above freed, the growth would vanish into it.
 let captureCount = 100_000
+/// Resident memory's growth per capture, measured by the `workload` executable beside this one.
+func residentGrowthPerCapture(_ shape: CaptureMemoryWorkload.Shape) -> Double {
+    let workload = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("workload")
+    let process = Process()
+    process.executableURL = workload
+    process.arguments = ["memory", "\(shape)", "\(captureCount)"]
+    let output = Pipe()
+    process.standardOutput = output
+    do { try process.run() } catch { fatalError("Resident memory per capture: cannot run \(workload.path) (build the workload product): \(error)") }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0, let growth = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    else { fatalError("Resident memory per capture: \(workload.path) memory \(shape) failed") }
+    return growth
+}
 for shape in CaptureMemoryWorkload.Shape.allCases where selected("Resident memory per capture, \(shape.rawValue)") {
     var growth = Samples()
-    for _ in 0..<3 { growth.values.append(CaptureMemoryWorkload.residentGrowthPerCapture(shape, captures: captureCount)) }
+    for _ in 0..<3 { growth.values.append(residentGrowthPerCapture(shape)) }
     // MainActorStandIn.swift: "a few dozen bytes per scheduler", 56 measured (a nonisolated
     // capture makes no stand-in).
     let documented = shape == .nonisolated ? 0.0 : 56

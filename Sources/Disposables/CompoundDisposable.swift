@@ -20,8 +20,9 @@ public final class CompoundDisposable: Disposable {
     private struct State {
         /// The children in the order they were first added; a removed child leaves a hole.
         var entries: [(any Disposable)?] = []
-        /// Each child's place in `entries`, by identity.
-        var slots: [ObjectIdentifier: Int] = [:]
+        /// Each child's place in `entries`, by identity: a table of addresses (IdentityIndex.swift),
+        /// not a `Dictionary`, whose hashing was most of an `add`'s and a `remove`'s cost.
+        var slots = IdentityIndex()
         var isDisposed = false
 
         /// Squeezes the holes out once they outnumber the children, so memory stays
@@ -31,7 +32,7 @@ public final class CompoundDisposable: Disposable {
             guard holes > 32, holes > slots.count else { return }
             entries.removeAll { $0 == nil }
             for (slot, entry) in entries.enumerated() {
-                slots[ObjectIdentifier(entry!)] = slot
+                slots.set(ObjectIdentifier(entry!), slot)
             }
         }
     }
@@ -61,11 +62,8 @@ public final class CompoundDisposable: Disposable {
         let key = ObjectIdentifier(disposable)
         let accepted = state.withLock { state -> Bool in
             guard !state.isDisposed else { return false }
-            // One hash lookup when the child is new; a second only to undo a duplicate.
-            let slot = state.entries.count
-            if let existing = state.slots.updateValue(slot, forKey: key) {
-                state.slots[key] = existing
-            } else {
+            // A child added twice keeps its first place.
+            if state.slots.insertIfAbsent(key, state.entries.count) {
                 state.entries.append(disposable)
             }
             return true
@@ -82,7 +80,7 @@ public final class CompoundDisposable: Disposable {
         let key = ObjectIdentifier(disposable)
         // Taken out under the lock, released after it: releasing may run arbitrary deinit code.
         let removed = state.withLock { state -> (any Disposable)? in
-            guard let slot = state.slots.removeValue(forKey: key) else { return nil }
+            guard let slot = state.slots.removeValue(for: key) else { return nil }
             defer { state.compactIfSparse() }
             return state.entries[slot].take()
         }
@@ -94,7 +92,7 @@ public final class CompoundDisposable: Disposable {
         let entries = state.withLock { state -> [(any Disposable)?] in
             guard !state.isDisposed else { return [] }
             state.isDisposed = true
-            state.slots = [:]
+            state.slots.removeAll()
             defer { state.entries = [] }
             return state.entries
         }

@@ -45,7 +45,7 @@ import TestSupport
 
     @Test func anEmptyQueueHasNothingToPop() {
         let queue = Queue()
-        #expect(queue.isEmpty && queue.count == 0 && queue.first == nil)
+        #expect(queue.isEmpty && queue.count == 0 && queue.first(order: Table()) == nil)
         #expect(queue.popFirst(order: Table()) == nil)
     }
 
@@ -133,6 +133,69 @@ import TestSupport
             }
         }
         #expect(isSorted(popAll(queue, table), table))
+    }
+
+    /// A burst at one time goes through the run (a FIFO beside the heap): it pops in the order
+    /// pushed, and merges by time and sequence with the heap, which holds the same time's
+    /// earlier keys, keys due later, and a repeating action's key pushed back with its first,
+    /// lower sequence.
+    @Test func aBurstAtOneTimePopsFIFOAndMergesWithTheHeap() {
+        let queue = Queue()
+        var table = Table()
+        // Scheduled earlier for 1 s and 2 s, while `now` was before 1 s.
+        for seconds in [2.0, 1, 2, 1] { queue.push(table.add(VirtualTime(seconds: seconds)), order: table) }
+        // `now` is 1 s: a burst, then a repeating action back at 1 s with sequence 0, then more.
+        for _ in 0..<500 { queue.pushOntoRun(table.add(VirtualTime(seconds: 1))) }
+        queue.push(table.add(VirtualTime(seconds: 1), sequence: 0), order: table)
+        queue.push(table.add(VirtualTime(seconds: 1.5)), order: table)
+        for _ in 0..<100 { queue.pushOntoRun(table.add(VirtualTime(seconds: 1))) }
+        #expect(queue.count == 606)
+        #if DEBUG
+        queue.checkInvariants(order: table)
+        #endif
+        let popped = popAll(queue, table)
+        #expect(popped.count == 606)
+        #expect(isSorted(popped, table))
+        // The repeating action's key first (sequence 0), then the two scheduled earlier.
+        #expect(Array(popped.prefix(3)) == [504, 1, 3])
+        #expect(Array(popped.suffix(3)) == [505, 0, 2])
+    }
+
+    /// A scheduler's pattern: keys due at `now` go to the run, later ones to the heap, pops move
+    /// `now` on, and the run fills and drains as the moment's actions schedule more.
+    @Test func pushesAtTheMomentBeingRunKeepOrder() {
+        var random = SeededRandom(seed: 5)
+        let queue = Queue()
+        var table = Table()
+        var now = VirtualTime.zero
+        var lastPopped: UInt32?
+        for _ in 0..<20_000 {
+            if random.next() % 2 == 0, let key = queue.popFirst(order: table) {
+                if let last = lastPopped { #expect(table.precedes(last, key.slot)) }
+                lastPopped = key.slot
+                now = table.times[Int(key.slot)]
+            } else if random.next() % 8 == 0 {
+                queue.push(table.add(now + VirtualTime(seconds: Double(random.next() % 3 + 1))), order: table)
+            } else {
+                queue.pushOntoRun(table.add(now))
+            }
+        }
+        #expect(isSorted(popAll(queue, table), table))
+    }
+
+    @Test func removeAllWhereKeepsTheRunInOrder() {
+        let queue = Queue()
+        var table = Table()
+        for _ in 0..<300 { queue.pushOntoRun(table.add(.zero)) }
+        for index in 0..<300 { queue.push(table.add(VirtualTime(seconds: Double(index % 7))), order: table) }
+        queue.removeAll(where: { $0.slot % 3 == 0 }, order: table)
+        #if DEBUG
+        queue.checkInvariants(order: table)
+        #endif
+        #expect(queue.count == 400)
+        let popped = popAll(queue, table)
+        #expect(isSorted(popped, table))
+        #expect(popped.allSatisfy { $0 % 3 != 0 })
     }
 
     @Test func removeAllKeepsHeapOrder() {

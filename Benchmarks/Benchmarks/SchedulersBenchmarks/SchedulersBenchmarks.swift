@@ -86,6 +86,16 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    //    The same with 10,000 actions at one virtual time (a burst of `schedule {}`): the queue's
+    //    FIFO of keys due now, beside the heap.
+    let burst = [Double](repeating: 0, count: 10_000)
+    Benchmark("TestScheduler 10k, all at one time / ours") { _ in
+        for _ in 0..<(million / burst.count) { VirtualTimeWorkload.ours(times: burst) }
+    }
+    Benchmark("TestScheduler 10k, all at one time / swift-collections Heap") { _ in
+        for _ in 0..<(million / burst.count) { VirtualTimeWorkload.collectionsHeap(times: burst) }
+    }
+
     // 5. scheduleRecursive, 1M iterations; resident memory at the end.
     let recursiveMetrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident]
     let recursive = Benchmark.Configuration(metrics: recursiveMetrics)
@@ -146,6 +156,22 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             precondition(AsyncDebounceWorkload.ours(), "AsyncDebounce / ours: a run was not exact")
         }
+    }
+
+    // 9. What one task costs in virtual time: 20,000 tasks, each created, sleeping 1 ms on the
+    //    clock and finishing, driven by `clock.run()`; captured by `withCapturedTasks`, preferring
+    //    the scheduler, and a plain `Task {}` that yields once. Time only, like the row above: the
+    //    runtime's task allocations are not the same from run to run.
+    let tasks = Benchmark.Configuration(metrics: [.wallClock, .cpuTotal], scalingFactor: .one, thresholds: [:])
+    let taskCount = 20_000
+    Benchmark("Tasks 20k, sleep 1 ms on the clock / captured", configuration: tasks) { _ in
+        CapturedTaskWorkload.captured(tasks: taskCount)
+    }
+    Benchmark("Tasks 20k, sleep 1 ms on the clock / preferring the scheduler", configuration: tasks) { _ in
+        CapturedTaskWorkload.preferring(tasks: taskCount)
+    }
+    Benchmark("Tasks 20k, yield once / plain Task", configuration: tasks) { _ in
+        CapturedTaskWorkload.plain(tasks: taskCount)
     }
 }
 

@@ -10,6 +10,8 @@ enum Target {
     case nanoseconds(Double)
     /// Ours at most this many microseconds per operation (median).
     case microseconds(Double)
+    /// Ours at most this many bytes per operation (median).
+    case bytes(Double)
     /// Nothing asked; shown for comparison.
     case none
 
@@ -19,6 +21,7 @@ enum Target {
         case .ratioTo(let peer, let ratio): "≤ \(format(ratio, digits: 2))× \(peer)"
         case .nanoseconds(let ns): "≤ \(format(ns, digits: 0)) ns"
         case .microseconds(let us): "≤ \(format(us, digits: 0)) µs"
+        case .bytes(let bytes): "≤ \(format(bytes, digits: 0)) bytes"
         case .none: "—"
         }
     }
@@ -63,6 +66,7 @@ struct Row {
         case .ratioTo(let name, let limit): peer(name).map { ours.median / $0.samples.median <= limit }
         case .nanoseconds(let limit): ours.median <= limit
         case .microseconds(let limit): ours.median <= limit
+        case .bytes(let limit): ours.median <= limit
         case .none: nil
         }
     }
@@ -104,7 +108,7 @@ func markdown(_ rows: [Row], rounds: String, machine: String, instructionsSource
     ]
     for row in rows {
         var line = "| \(row.workload) | \(row.unit) | \(figures(row.ours)) | \(row.limitName) | \(figures(row.limit)) "
-            + "| \(format(row.ratioMedian, digits: 2))× (\(format(row.ratioMin, digits: 2))×) |"
+            + (row.ratioMedian.isFinite ? "| \(format(row.ratioMedian, digits: 2))× (\(format(row.ratioMin, digits: 2))×) |" : "| — |")
         for name in referenceColumns {
             if let peer = row.peer(name) {
                 let ratio = row.ours.median / peer.samples.median
@@ -135,7 +139,9 @@ func markdown(_ rows: [Row], rounds: String, machine: String, instructionsSource
 
 /// A horizontal bar per workload: ours ÷ limit (medians), a line at 1× and a mark at the target
 /// ratio where the issue sets one; where peers ran, an orange dot at ours ÷ best peer.
-func svg(_ rows: [Row]) -> String {
+func svg(_ allRows: [Row]) -> String {
+    // A row whose limit is zero (memory nobody documents) has no ratio to draw.
+    let rows = allRows.filter { $0.ratioMedian.isFinite }
     let labelWidth = 330.0, chartWidth = 420.0, rowHeight = 26.0, top = 40.0, bottom = 36.0
     let maxRatio = max(2.0, (rows.map(\.ratioMedian).max() ?? 1).rounded(.up))
     let cappedMax = min(maxRatio, 10)

@@ -50,6 +50,17 @@ let workloads: [String: (Int) -> () -> Void] = [
         let times = [Double](repeating: 0, count: n)
         return { VirtualTimeWorkload.collectionsHeap(times: times) }
     },
+    // Workload 6: add n, remove n/2 in seeded random order, dispose (the input made beforehand).
+    "compound-ours": { n in let input = CompoundWorkload.makeInput(count: n); return { CompoundWorkload.ours(input) } },
+    "compound-dict": { n in let input = CompoundWorkload.makeInput(count: n); return { CompoundWorkload.lockedDictionary(input) } },
+    // Workload 10: n tasks, each sleeping 1 ms on the clock, driven by `clock.run()`.
+    "captured-task": { n in { CapturedTaskWorkload.captured(tasks: n) } },
+    "preferring-task": { n in { CapturedTaskWorkload.preferring(tasks: n) } },
+    "plain-task": { n in { CapturedTaskWorkload.plain(tasks: n) } },
+    // Workload 11: n captures of each shape, a scheduler each (for memcheck and LeakSanitizer).
+    "capture-sync": { n in { CaptureMemoryWorkload.run(.synchronousMainActor, n) } },
+    "capture-async": { n in { CaptureMemoryWorkload.run(.asynchronousMainActor, n) } },
+    "capture-nonisolated": { n in { CaptureMemoryWorkload.run(.nonisolated, n) } },
     "viewmodel-sync": { n in
         { MainActor.assumeIsolated { for _ in 0..<n { precondition(ViewModelDebounceWorkload.oursSynchronous()) } } }
     },
@@ -69,6 +80,16 @@ let workloads: [String: (Int) -> () -> Void] = [
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// `workload memory SHAPE COUNT` prints resident memory's growth per capture over COUNT captures
+// of that shape (synchronousMainActor, asynchronousMainActor, nonisolated), in this process
+// alone: inside a process whose heap already holds freed memory, the growth would vanish into it.
+// The ratio table runs it (workload 11).
+if arguments.count == 3, arguments[0] == "memory", let count = Int(arguments[2]),
+    let shape = CaptureMemoryWorkload.Shape.allCases.first(where: { "\($0)" == arguments[1] })
+{
+    print(CaptureMemoryWorkload.residentGrowthPerCapture(shape, captures: count))
+    exit(0)
+}
 guard arguments.count == 2, let run = workloads[arguments[0]], let count = Int(arguments[1]), count > 0 else {
     FileHandle.standardError.write(Data("usage: workload {\(workloads.keys.sorted().joined(separator: "|"))} COUNT\n".utf8))
     exit(2)

@@ -34,6 +34,10 @@ extension VirtualTime {
     ) -> (time: VirtualTime, keepsDate: Bool) {
         let exact = VirtualTime(seconds: seconds)
         guard exact.isExact, now.isExact else { return (exact, false) }
+        // The date `now` reads, as a burst of `schedule(after: now)` gives it: now itself, which
+        // the steps below would find too (its own date is `seconds`, so the offset is zero), at
+        // the cost of two exact conversions and an `Int128` division.
+        if exact == now, reading == nil { return (now, false) }
         // Within a few roundings, enough to filter; from the halves, as `Double(Int128)` is a
         // generic conversion that cost as much as the rest of a schedule.
         let raw = now.raw

@@ -144,7 +144,14 @@ final class VirtualTimeCore: Sendable {
             // date becomes the largest finite one, so that running it never makes `now` infinite.
             let time = max(min(due(state.now), .greatestFinite), state.now)
             let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
-            state.queue.push(VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil), order: state.slots)
+            let key = VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil)
+            // Due now, with the newest sequence number: after everything in the run (a burst of
+            // `schedule {}`, a moment's jobs), so it joins it without a comparison.
+            if time == state.now {
+                state.queue.pushOntoRun(key)
+            } else {
+                state.queue.push(key, order: state.slots)
+            }
             if !state.parkedDrivers.isEmpty, time <= state.now { swap(&parked, &state.parkedDrivers) }
             return (slot, sequence)
         }
@@ -196,7 +203,7 @@ final class VirtualTimeCore: Sendable {
         var action: (@Sendable () -> Void)?
         state.withLock { state in
             while true {
-                guard let first = state.queue.first else {
+                guard let first = state.queue.first(order: state.slots) else {
                     // Nothing queued: yields held at this moment get their one release.
                     guard Self.releaseHeldYields(&state, &moment) else { return }
                     continue
@@ -209,7 +216,7 @@ final class VirtualTimeCore: Sendable {
                 }
                 let time = state.slots.time(at: first.slot)
                 // The moment has nothing else due: the yields held in it run before time moves.
-                if time > state.now, Self.releaseHeldYields(&state, &moment) { continue }
+                if time > state.now, !state.heldYields.isEmpty, Self.releaseHeldYields(&state, &moment) { continue }
                 if let limit, time > limit { return }
                 state.queue.popFirst(order: state.slots)
                 if time > state.now { state.now = time }
@@ -267,7 +274,7 @@ final class VirtualTimeCore: Sendable {
 
     /// Drops disposed actions from the head of the queue; returns the first live one's time.
     private static func dropDisposedHead(_ state: inout State) -> VirtualTime? {
-        while let first = state.queue.first {
+        while let first = state.queue.first(order: state.slots) {
             guard state.slots.action(at: first.slot) == nil else { return state.slots.time(at: first.slot) }
             state.queue.popFirst(order: state.slots)
             state.slots.vacate(first.slot, isRepeating: first.isRepeating)
@@ -324,7 +331,7 @@ final class VirtualTimeCore: Sendable {
             let sequence = state.nextSequence
             state.nextSequence &+= 1
             let slot = state.slots.occupy(run, at: state.now, sequence: sequence, interval: nil)
-            state.queue.push(VirtualTimeKey(time: state.now, slot: slot, isRepeating: false), order: state.slots)
+            state.queue.pushOntoRun(VirtualTimeKey(time: state.now, slot: slot, isRepeating: false))
         }
         return true
     }

@@ -12,9 +12,14 @@ import CurrentSchedulerSlot
 /// - A key is 16 bytes: a 64-bit summary of the time (``VirtualTime/coarse``) and the action's
 ///   slot (``VirtualActionSlots``). The exact time and the sequence number stay at the slot,
 ///   and are read only when two summaries are equal (``VirtualTimeOrder``): equal times, in
-///   practice. (With them in the key, a key was 32 bytes.) The price: among many actions at one
-///   time, a burst of `schedule {}`, every comparison reads two slots (the benchmarks' "all at
-///   one time" row).
+///   practice. (With them in the key, a key was 32 bytes.)
+/// - A burst of actions at one time (`schedule {}` in a loop, every job of a moment) bypasses
+///   the heap: an action scheduled at the scheduler's `now` goes to a FIFO of its own (the
+///   *run*), and a pop takes the earlier of the run's head and the heap's root. As `now` never
+///   moves backwards and sequence numbers only grow, the run is in `(time, sequence)` order
+///   without a comparison. Pushing onto the run and popping from it are O(1) and read no slot;
+///   in the heap every comparison among equal times reads two slots (the benchmarks' "all at one
+///   time" row was 1.55x swift-collections' `Heap`, 2,828 instructions an action against 913).
 /// - Four children per node halve the levels of a binary heap, and the four siblings fill one
 ///   64-byte cache line exactly: the buffer is 64-byte aligned and the root sits at index 3, so
 ///   that each node's children start on a line. A level costs one miss, not two.
@@ -31,25 +36,96 @@ final class VirtualTimeQueue: @unchecked Sendable {
     private var keys: UnsafeMutablePointer<VirtualTimeKey>?
     /// Keys that fit before the buffer must grow.
     private var capacity = 0
-    private(set) var count = 0
+    /// Keys in the heap.
+    private var heapCount = 0
+
+    /// The run (see the type's comment): keys pushed at the scheduler's `now`, in `(time,
+    /// sequence)` order, at `run[runStart..<runEnd]`. Plain data, like the heap's.
+    private var run: UnsafeMutablePointer<VirtualTimeKey>?
+    private var runCapacity = 0
+    private var runStart = 0
+    private var runEnd = 0
+
+    /// Keys in the heap and in the run.
+    var count: Int { heapCount &+ (runEnd &- runStart) }
 
     var isEmpty: Bool { count == 0 }
 
     deinit {
         release()
+        releaseRun()
     }
 
-    /// The earliest key. - Complexity: O(1).
-    var first: VirtualTimeKey? {
-        count == 0 ? nil : keys![0]
+    /// The earliest key: the earlier of the run's head and the heap's root, by `order`.
+    /// - Complexity: O(1).
+    @inline(__always)
+    func first(order: some VirtualTimeOrder) -> VirtualTimeKey? {
+        if runStart == runEnd { return heapCount == 0 ? nil : keys![0] }
+        let head = run![runStart]
+        guard heapCount > 0 else { return head }
+        let root = keys![0]
+        return head.precedes(root, order) ? head : root
     }
 
-    /// - Complexity: O(log n).
+    /// Adds `key` to the heap. - Complexity: O(log n).
     func push(_ key: VirtualTimeKey, order: some VirtualTimeOrder) {
+        pushOntoHeap(key, order: order)
+    }
+
+    /// Adds `key` to the run. - Complexity: O(1) amortised.
+    ///
+    /// `key` must come after every key in the run: due no earlier than the last, with a higher
+    /// sequence number. A key due at the scheduler's `now` with a new sequence number always
+    /// does, as `now` never moves backwards and sequence numbers only grow; that is the only
+    /// key the scheduler pushes here.
+    @inline(__always)
+    func pushOntoRun(_ key: VirtualTimeKey) {
+        appendToRun(key)
+    }
+
+    /// Appends `key` to the run, growing (or compacting) its buffer if need be.
+    @inline(__always)
+    private func appendToRun(_ key: VirtualTimeKey) {
+        if runEnd == runCapacity { makeRoomInRun() }
+        run![runEnd] = key
+        runEnd &+= 1
+    }
+
+    /// Moves the run to the buffer's start if it has room there, else doubles the buffer.
+    private func makeRoomInRun() {
+        let length = runEnd &- runStart
+        if let run, runStart > 0, length <= runCapacity / 2 {
+            run.update(from: run + runStart, count: length)
+        } else {
+            let grown = max(16, 2 * runCapacity)
+            let storage = UnsafeMutablePointer<VirtualTimeKey>.allocate(capacity: grown)
+            if let run {
+                storage.initialize(from: run + runStart, count: length)
+                run.deallocate()
+            }
+            run = storage
+            runCapacity = grown
+        }
+        runStart = 0
+        runEnd = length
+    }
+
+    private func releaseRun() {
+        run?.deallocate()
+        run = nil
+        runCapacity = 0
+        runStart = 0
+        runEnd = 0
+    }
+
+    @inline(__always)
+    private func pushOntoHeap(_ key: VirtualTimeKey, order: some VirtualTimeOrder) {
+        var count = heapCount
         if count == capacity { grow() }
         let keys = keys!
         var child = count
         count += 1
+        heapCount = count
         while child > 0 {
             let parent = (child - 1) >> 2
             guard key.precedes(keys[parent], order) else { break }
@@ -59,13 +135,33 @@ final class VirtualTimeQueue: @unchecked Sendable {
         keys[child] = key
     }
 
-    /// Removes and returns the earliest key. - Complexity: O(log n).
+    /// Removes and returns the earliest key. - Complexity: O(1) from the run, O(log n) from the heap.
     @discardableResult
+    @inline(__always)
     func popFirst(order: some VirtualTimeOrder) -> VirtualTimeKey? {
-        guard count > 0, let keys else { return nil }
+        if runStart != runEnd {
+            let head = run![runStart]
+            if heapCount == 0 || head.precedes(keys![0], order) {
+                runStart &+= 1
+                if runStart == runEnd {
+                    runStart = 0
+                    runEnd = 0
+                } else {
+                    // The next to pop, most likely: have its entry loaded, as the heap does.
+                    order.prefetch(run![runStart].slot)
+                }
+                return head
+            }
+        }
+        return popHeap(order: order)
+    }
+
+    /// Removes and returns the heap's root. - Complexity: O(log n).
+    private func popHeap(order: some VirtualTimeOrder) -> VirtualTimeKey? {
+        guard heapCount > 0, let keys else { return nil }
         let first = keys[0]
-        let count = self.count &- 1
-        self.count = count
+        let count = heapCount &- 1
+        heapCount = count
         guard count > 0 else { return first }
         let last = keys[count]
         // Beyond what the L2 cache holds (32k keys, 512 KB), each level down is a cache miss.
@@ -108,23 +204,34 @@ final class VirtualTimeQueue: @unchecked Sendable {
     /// Removes the keys matching `isExcluded`, then restores heap order.
     /// - Complexity: O(n).
     func removeAll(where isExcluded: (VirtualTimeKey) -> Bool, order: some VirtualTimeOrder) {
+        if let run {
+            // In place, in order: what is left of a run is still a run.
+            var kept = 0
+            for index in runStart..<runEnd where !isExcluded(run[index]) {
+                run[kept] = run[index]
+                kept += 1
+            }
+            runStart = 0
+            runEnd = kept
+        }
         guard let keys else { return }
         var kept = 0
-        for index in 0..<count where !isExcluded(keys[index]) {
+        for index in 0..<heapCount where !isExcluded(keys[index]) {
             keys[kept] = keys[index]
             kept += 1
         }
-        count = kept
-        guard count > 1 else { return }
-        for index in stride(from: (count - 2) >> 2, through: 0, by: -1) {
+        heapCount = kept
+        guard kept > 1 else { return }
+        for index in stride(from: (kept - 2) >> 2, through: 0, by: -1) {
             siftDown(index, keys, order)
         }
     }
 
-    /// Empties the queue and frees its buffer.
+    /// Empties the queue and frees its buffers.
     func removeAll() {
         release()
-        count = 0
+        releaseRun()
+        heapCount = 0
         capacity = 0
     }
 
@@ -154,8 +261,8 @@ final class VirtualTimeQueue: @unchecked Sendable {
         var parent = start
         while true {
             let child = 4 * parent + 1
-            guard child < count else { break }
-            let smallest = smallestChild(from: child, count: count, keys, order)
+            guard child < heapCount else { break }
+            let smallest = smallestChild(from: child, count: heapCount, keys, order)
             guard keys[smallest].precedes(key, order) else { break }
             keys[parent] = keys[smallest]
             parent = smallest
@@ -171,7 +278,7 @@ final class VirtualTimeQueue: @unchecked Sendable {
             .bindMemory(to: VirtualTimeKey.self, capacity: slots)
         let grown = storage + (lineKeys - 1)
         if let keys {
-            grown.initialize(from: keys, count: count)
+            grown.initialize(from: keys, count: heapCount)
             release()
         }
         keys = grown
@@ -186,12 +293,19 @@ final class VirtualTimeQueue: @unchecked Sendable {
     }
 
     #if DEBUG
-    /// Debug-only check that every parent precedes its children, and of the layout.
+    /// Debug-only check that every parent precedes its children, that the run is in order, and
+    /// of the layout.
     func checkInvariants(order: some VirtualTimeOrder) {
         precondition(MemoryLayout<VirtualTimeKey>.stride == 16, "VirtualTimeQueue: a key is no longer 16 bytes")
+        precondition(runStart <= runEnd && runEnd <= runCapacity, "VirtualTimeQueue: the run's bounds are broken")
+        if let run {
+            for index in (runStart &+ 1)..<max(runEnd, runStart &+ 1) {
+                precondition(run[index - 1].precedes(run[index], order), "VirtualTimeQueue: the run is out of order at \(index)")
+            }
+        }
         guard let keys else { return }
         precondition(Int(bitPattern: keys + 1) % 64 == 0, "VirtualTimeQueue: the root's children do not start a cache line")
-        for index in 1..<max(count, 1) {
+        for index in 1..<max(heapCount, 1) {
             precondition(!keys[index].precedes(keys[(index - 1) >> 2], order), "VirtualTimeQueue: heap order broken at \(index)")
         }
     }

@@ -65,6 +65,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// parking does not fire in a later one (CapturedBodyDriver.swift).
     let parkGeneration = Atomic<UInt64>(0)
 
+    /// Where the real-clock deadlines this scheduler's captured tasks sleep until fall in its
+    /// virtual time (RealClockTimeline.swift).
+    let realClockTimeline = RealClockTimeline()
+
+    /// How time moves while an asynchronous capture's body waits (``Advancing``): the raw value
+    /// of the innermost capture still running, `manually` outside every capture.
+    let advancingAutomatically = Atomic<Int>(0)
+
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are
@@ -386,7 +394,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
         var next = VirtualTimeCore.Popped()
         guard let action = core.popNext(through: limit, &next, moment: &moment) else { return false }
-        performAsCurrentScheduler(action)
+        #if compiler(>=6.3) && os(Linux)
+            // When it began, for the real-clock sleeps it may make (RealClockTimeline.swift).
+            if hasCapturedTasks { realClockTimeline.actionBegins() }
+            performAsCurrentScheduler(action)
+        #else
+            performAsCurrentScheduler(action)
+        #endif
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }

@@ -69,10 +69,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// virtual time (RealClockTimeline.swift).
     let realClockTimeline = RealClockTimeline()
 
-    /// How time moves while an asynchronous capture's body waits (``Advancing``): the raw value
-    /// of the innermost capture still running, `manually` outside every capture.
-    let advancingAutomatically = Atomic<Int>(0)
-
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are

@@ -192,5 +192,25 @@ import TestSupport
         }
         #expect(scheduler.pendingCount == 0)
     }
+
+    /// A duration between two whole milliseconds wakes at the next one, and a deadline in the
+    /// past is due at once (every spelling reaches the scheduler as a deadline on 6.3).
+    @Test func finerDurationsWakeAtTheNextWholeMillisecond() {
+        for (name, sleep) in Self.forms {
+            for (asked, woke) in [(Duration.microseconds(1500), Duration.milliseconds(2)), (.zero, .zero)] {
+                let scheduler = TestScheduler()
+                let start = scheduler.clock.now
+                let at = Locked<Duration?>(nil)
+                scheduler.withCapturedTasks {
+                    Task {
+                        try await sleep(asked)
+                        at.withLock { $0 = start.duration(to: scheduler.clock.now) }
+                    }
+                    scheduler.advance(by: .seconds(1))
+                }
+                #expect(at.value == woke, "\(name) \(asked)")
+            }
+        }
+    }
 }
 #endif

@@ -37,8 +37,8 @@ extension TestScheduler {
     /// runs, until the body returns. Idle means: nothing is due at the current virtual time;
     /// the caller's actor (if it is not the main actor) has had a turn to run what captured
     /// work queued on it; and if only yields are due (tasks looping on `Task.yield()`), they
-    /// have had ``automaticAdvanceYieldRounds`` rounds at this time. Everything a capture runs
-    /// runs on the driving thread, one job at a time, so for code wholly in virtual time (its
+    /// have had 16 rounds at this time. Everything a capture runs runs on the driving thread,
+    /// one job at a time, so for code wholly in virtual time (its
     /// tasks, their sleeps on ``clock`` or on a real clock, actors they call while those are
     /// free) idle is decided by the world's own order, never by timing: the same test gives the
     /// same trace every run, and ``now`` afterwards tells the virtual time spent.

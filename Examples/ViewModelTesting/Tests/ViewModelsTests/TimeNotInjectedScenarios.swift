@@ -64,6 +64,6 @@ import ViewModels
         } catch {
             outcome = "\(type(of: error))"
         }
-        return outcome == "GaveUp" && start.duration(to: scheduler.clock.now) == .seconds(7)
+        return outcome == "Unavailable" && start.duration(to: scheduler.clock.now) == .seconds(7)
     }
 }

@@ -380,6 +380,20 @@ if selected("@MainActor view-model debounce, asynchronous shape") {
     print(rows[rows.count - 1].note)
 }
 
+// 10. A retry with backoff (4 attempts, 1 + 2 + 4 s of sleeps) tested as written: ours with
+//     automatic advance, swift-clocks' TestClock driven by `await clock.run()`; per run,
+//     5 interleaved rounds of 2,000 runs (the warm-up round, 200 runs, is not counted).
+let retryWrong = WrongRuns()
+compare(
+    "Retry with backoff, automatic advance", unit: "µs/run", rounds: 5, target: .none,
+    ours: System("ours") { retryRound(&retryWrong.ours, RetryBackoffWorkload.ours) },
+    limitName: "swift-clocks TestClock, run()",
+    limit: System("testclock") { retryRound(&retryWrong.testClock, RetryBackoffWorkload.testClock) })
+if selected("Retry with backoff") {
+    rows[rows.count - 1].note = "wrong runs out of 10,000: ours \(retryWrong.ours.dropFirst().reduce(0, +)), TestClock \(retryWrong.testClock.dropFirst().reduce(0, +))."
+    print(rows[rows.count - 1].note)
+}
+
 let machine = "\(ProcessInfo.processInfo.operatingSystemVersionString), \(ProcessInfo.processInfo.processorCount) cores, \(ProcessInfo.processInfo.physicalMemory / 1_000_000_000) GB"
 let table = markdown(
     rows, rounds: "\(lightRounds) rounds (\(heavyRounds) for the heavy workloads)", machine: machine,
@@ -393,3 +407,17 @@ try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediat
 try table.write(toFile: "\(outputDirectory)/ratios.md", atomically: true, encoding: .utf8)
 try svg(rows).write(toFile: "\(outputDirectory)/ratios.svg", atomically: true, encoding: .utf8)
 print("Wrote \(outputDirectory)/ratios.md and \(outputDirectory)/ratios.svg")
+
+/// One round of a retry system: 200 runs first (warm-up), then `debounceRuns`, on the main
+/// actor; its wrong runs appended to `wrong`. - Returns: µs per run.
+func retryRound(_ wrong: inout [Int], _ run: @escaping @MainActor () async -> Bool) -> Double {
+    let runs = wrong.isEmpty ? 200 : debounceRuns
+    let start = DispatchTime.now().uptimeNanoseconds
+    let count = AsyncDebounceWorkload.runOnMainActor {
+        var count = 0
+        for _ in 0..<runs where !(await run()) { count += 1 }
+        return count
+    }
+    wrong.append(count)
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(runs) / 1_000
+}

@@ -74,6 +74,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ``captureMarker``'s address, or 0 before the first capture.
     private let markerAddress = Atomic<UInt>(0)
 
+    /// Where the real-clock deadlines this scheduler's captured tasks sleep until fall in its
+    /// virtual time (RealClockTimeline.swift).
+    let realClockTimeline = RealClockTimeline()
+
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are
@@ -428,7 +432,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
         var next = VirtualTimeCore.Popped()
         guard let action = core.popNext(through: limit, &next, moment: &moment) else { return false }
-        performAsCurrentScheduler(action)
+        #if compiler(>=6.3) && os(Linux)
+            // When it began, for the real-clock sleeps it may make (RealClockTimeline.swift).
+            if hasCapturedTasks { realClockTimeline.actionBegins() }
+            performAsCurrentScheduler(action)
+        #else
+            performAsCurrentScheduler(action)
+        #endif
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }

@@ -63,7 +63,7 @@ extension TestScheduler {
     /// Runs `body` as a captured task and drives this scheduler at the current virtual time
     /// until it returns (see ``CapturedBody``).
     func runCapturedBody<R>(
-        _ closure: CapturedBodyClosure<R>, isolation: isolated (any Actor)?
+        _ closure: CapturedBodyClosure<R>, advancing: Advancing, isolation: isolated (any Actor)?
     ) async -> Result<R, any Error> {
         let state = CapturedBody()
         // A task that prefers this scheduler: its first job and every nonisolated one is queued
@@ -74,7 +74,7 @@ extension TestScheduler {
         // below. The task keeps the scheduler alive until it ends.
         let task = Self.startBody(closure, on: self, state: state)
         await withTaskCancellationHandler {
-            await driveWhileRunning(state, isolation: isolation)
+            await driveWhileRunning(state, automatically: advancing == .automatically, isolation: isolation)
         } onCancel: {
             task.cancel()
         }
@@ -103,20 +103,34 @@ extension TestScheduler {
     }
 
     /// Runs what is due at the current virtual time, one action at a time, until `body` is
-    /// finished; parks while nothing is due.
-    private func driveWhileRunning(_ body: CapturedBody, isolation: isolated (any Actor)?) async {
+    /// finished; parks while nothing is due. `automatically`, it moves time on by itself while
+    /// the world is idle (TestScheduler+Advancing.swift).
+    private func driveWhileRunning(
+        _ body: CapturedBody, automatically: Bool, isolation: isolated (any Actor)?
+    ) async {
         var episode = WaitEpisode(time: core.now)
         // One for the whole wait, so that rounds of nothing but yields are counted across steps
         // (VirtualTimeCore.DriveMoment): a body that yields many times in a row goes on, one that
         // yields until a later time parks.
         var moment = VirtualTimeCore.DriveMoment()
+        var advancing = AutomaticAdvance()
         while !body.isFinished {
             let now = core.now
-            if now != episode.time { episode = WaitEpisode(time: now) }
+            if now != episode.time {
+                episode = WaitEpisode(time: now)
+                advancing.yieldRounds = 0
+            }
+            if automatically, let next = await idleUntil(now, body: body, &advancing, isolation: isolation) {
+                if body.isFinished { break }
+                await advance(to: next, &advancing, isolation: isolation)
+                // The earliest pending action ran at its time: its own drive, like any other.
+                continue
+            }
+            if body.isFinished { break }
             if await driveOne(through: now, &moment, isolation: isolation) {
                 // Busy at one virtual time for that long (a loop of `Task.yield()` waiting for
                 // a sleep to end, say) is waiting for time too.
-                if episode.hasLasted(waitWarningDelay) { warnWaitingForTime() }
+                if !automatically, episode.hasLasted(waitWarningDelay) { warnWaitingForTime() }
                 continue
             }
             if body.isFinished { break }

@@ -6,8 +6,9 @@
 @_spi(ExperimentalScheduling) import _Concurrency
 import Dispatch
 
-/// Where a real-clock sleep made in a ``TestScheduler``'s virtual time is seen, so that
-/// ``RealClockSleepWarning`` can name it.
+/// Where a real-clock sleep made in a ``TestScheduler``'s virtual time is seen, and made to
+/// sleep in virtual time: it wakes `d` after ``TestScheduler/now``, `d` being what it asked for,
+/// as if it had slept on ``TestScheduler/clock``.
 ///
 /// Why here and not in a runtime hook: from Swift 6.3, `Task.sleep` and the real clocks' `sleep`
 /// no longer call `swift_task_enqueueGlobalWithDelay` or `swift_task_enqueueGlobalWithDeadline`
@@ -22,17 +23,15 @@ import Dispatch
 /// virtual time arrives here, and nothing else does: other tasks (tests running in parallel, the
 /// test runner) sleep through the default executor as before.
 ///
-/// The sleep still lasts its real duration: it cannot be made exact (its deadline is absolute on
-/// a clock the test does not own), so the scheduler names it. But its wake-up comes back through
-/// the scheduler: when the deadline passes, the wake-up job is queued on the scheduler like a
-/// captured job (due at `now`), and runs at the next drive. Handing it to the default global
-/// executor instead, as the runtime would, let the task's next step depend on timing: a wake-up
-/// that fired before the task had finished suspending (a 1 ms sleep on a busy machine) let the
-/// task go on inside the drive, in virtual time; a later one sent it to the cooperative pool,
-/// out of virtual time, or (for a main-actor task) to the real main actor whenever no capture
-/// held the hooks at that instant. Measured: 2 runs in 30 of RealClockSleepWarningTests hung
-/// on 2 loaded cores. Queued on the scheduler, the wake-up resumes the task from work the
-/// scheduler runs, so the task stays captured (CapturedTasks.swift, rule 1), whatever the timing.
+/// Which entry each sleep takes (measured on the 6.3.1 runtime, RealClockSleepTests):
+/// `Task.sleep(for:)`, `Task.sleep(until:clock:)`, a clock's `sleep(for:)` and `sleep(until:)`
+/// arrive at `enqueue(_:at:…)` with an absolute instant (`sleep(for:)` is inlined into the
+/// caller, which adds the duration to the real `now`), and so does `Task.sleep(nanoseconds:)`.
+/// The delay is recovered from the instant by RealClockTimeline's rules; a sleep that arrives
+/// at `enqueue(_:after:…)` has its delay already.
+///
+/// The wake-up is queued on the scheduler at its virtual due time, so the task goes on in the
+/// drive that reaches it, still captured (CapturedTasks.swift, rule 1), whatever the timing.
 // Declared here, publicly, because the SPI conformance below implies `Executor` too, and an
 // implied conformance would take the SPI's visibility: the public `TaskExecutor` conformance
 // (TestScheduler+Executor.swift) needs it public.
@@ -41,51 +40,89 @@ extension TestScheduler: Executor {}
 // SPI because the protocol is: the conformance is for the runtime's dynamic cast, not for users.
 @_spi(SchedulersInternal)
 extension TestScheduler: SchedulingExecutor {
-    /// Queues `job` (the wake-up of a sleep) on this scheduler once `instant` on `clock` has
-    /// passed in real time; a sleep on a real clock (`ContinuousClock`, `SuspendingClock`) first
-    /// gets the scheduler's one warning. Any other clock's sleep is handed, unchanged, to the
-    /// default global executor, as the runtime would have without this scheduler.
+    /// Queues `job` (the wake-up of a sleep) on this scheduler, due `delay` after ``now``, when
+    /// `clock` is a real clock (`ContinuousClock`, `SuspendingClock`): the sleep lasts `delay`
+    /// of virtual time, exactly. Any other clock's sleep is handed, unchanged, to the default
+    /// global executor, as the runtime would have without this scheduler.
     ///
-    /// Called by the runtime, from the thread running the sleeping task's job. The wake-up is
-    /// queued from a Dispatch thread, and runs on the thread that next drives the scheduler;
-    /// if the scheduler is deinitialised first, it is released without running, like every job
-    /// pending on a deinitialised scheduler: the task never finishes, and nothing of it runs
-    /// after its test.
+    /// Called by the runtime, from the thread running the sleeping task's job. The wake-up runs
+    /// on the thread that drives the scheduler to its due time; if the scheduler is
+    /// deinitialised first, it is released without running, like every job pending on a
+    /// deinitialised scheduler.
+    public func enqueue<C: _Concurrency.Clock>(
+        _ job: consuming ExecutorJob, after delay: C.Duration, tolerance: C.Duration?, clock: C
+    ) {
+        guard clock is ContinuousClock || clock is SuspendingClock, let delay = delay as? Duration else {
+            forward(job, at: clock.now.advanced(by: delay), tolerance: tolerance, clock: clock)
+            return
+        }
+        let wakeUp = UnownedJob(job)
+        let attoseconds = max(delay.attoseconds, 0)
+        enqueueWakeUp(wakeUp) { now in now + VirtualTime(attoseconds: attoseconds) }
+    }
+
+    /// Queues `job` (the wake-up of a sleep) on this scheduler, due at the virtual time that
+    /// `instant` on `clock` stands for, when `clock` is a real clock (`ContinuousClock`,
+    /// `SuspendingClock`): a sleep of `d` wakes `d` after ``now``, and a deadline chained on an
+    /// earlier one keeps its distance to it (RealClockTimeline.swift says how, and where the
+    /// rule can miss). Any other clock's sleep is handed, unchanged, to the default global
+    /// executor, as the runtime would have without this scheduler.
+    ///
+    /// Called by the runtime, from the thread running the sleeping task's job. The wake-up runs
+    /// on the thread that drives the scheduler to its due time; if the scheduler is
+    /// deinitialised first, it is released without running, like every job pending on a
+    /// deinitialised scheduler.
     public func enqueue<C: _Concurrency.Clock>(
         _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-        let realClock: RealClockSleepWarning.RealClock? =
-            clock is ContinuousClock ? .continuous : clock is SuspendingClock ? .suspending : nil
-        if realClock == nil, let global = globalConcurrentExecutor as? any SchedulingExecutor {
-            global.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+        // First: the nearer to the caller's reading of `now`, the less to round off.
+        let readings = RealClockTimeline.Readings()
+        let deadline: Int128
+        let realClock: RealClockTimeline.RealClock
+        if let instant = instant as? ContinuousClock.Instant {
+            deadline = ContinuousClock().systemEpoch.duration(to: instant).attoseconds
+            realClock = .continuous
+        } else if let instant = instant as? SuspendingClock.Instant {
+            deadline = SuspendingClock().systemEpoch.duration(to: instant).attoseconds
+            realClock = .suspending
+        } else {
+            forward(job, at: instant, tolerance: tolerance, clock: clock)
             return
         }
-        if let realClock { RealClockSleepWarning.warn(self, clock: realClock) }
-        // Both real clocks measure in `Duration`. (Another clock reaches this line only on a
-        // runtime whose default executor cannot take a deadline: it is woken after its delay
-        // if that is a `Duration`, else at once.)
-        let delay = (clock.now.duration(to: instant) as? Duration) ?? .zero
         let wakeUp = UnownedJob(job)
-        // Weak: a sleeping task must not keep its test's scheduler alive.
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) {
-            [weak self] in
-            // Gone: released without running, like every job pending on a deinitialised
-            // scheduler, so nothing of a finished test's task runs after it (TestScheduler.swift,
-            // "Lifetime").
-            self?.enqueueWakeUp(wakeUp)
+        enqueueWakeUp(wakeUp) { now in
+            realClockTimeline.virtualTime(of: deadline, on: realClock, readings: readings, virtualNow: now)
         }
     }
 
-    /// Queues the wake-up of a real-clock sleep at ``now``, FIFO with actions and jobs.
+    /// Hands a sleep on a clock other than the real ones to the default global executor.
+    private func forward<C: _Concurrency.Clock>(
+        _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
+    ) {
+        if let global = globalConcurrentExecutor as? any SchedulingExecutor {
+            global.enqueue(job, at: instant, tolerance: tolerance, clock: clock)
+            return
+        }
+        // A runtime whose default executor cannot take a deadline: woken after its delay if
+        // that is a `Duration`, else at once.
+        let delay = (clock.now.duration(to: instant) as? Duration) ?? .zero
+        let wakeUp = UnownedJob(job)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) {
+            wakeUp.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor())
+        }
+    }
+
+    /// Queues the wake-up of a real-clock sleep at the virtual time `due` gives (from ``now``,
+    /// read under the scheduler's lock), FIFO with actions and jobs due then.
     ///
     /// It runs on the driving thread as a job of the default global executor, which is where the
     /// runtime would have run it: so it resumes the sleeping task there and then, inside the
     /// drive. Run with this scheduler as its task executor (as ``enqueueCaptured(_:)`` runs a
     /// captured job), the wake-up, a task of its own that prefers no executor, first hops off to
     /// the global pool (measured), and resumes the sleeper later, out of the drive's order.
-    private func enqueueWakeUp(_ job: UnownedJob) {
+    private func enqueueWakeUp(_ job: UnownedJob, due: (VirtualTime) -> VirtualTime) {
         let global = globalConcurrentExecutor.asUnownedTaskExecutor()
-        _ = core.enqueue(interval: nil, action: { job.runSynchronously(on: global) }) { now in now }
+        _ = core.enqueue(interval: nil, action: { job.runSynchronously(on: global) }, due: due)
     }
 }
 #endif

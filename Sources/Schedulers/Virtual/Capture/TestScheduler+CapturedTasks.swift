@@ -43,10 +43,10 @@ extension TestScheduler {
     ///   main actor instead, and the scheduler reports a warning naming the fix, once; the
     ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
     ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
-    ///   `SuspendingClock`) sleeps in real time, which cannot be exact, and (on Linux, Swift 6.3
-    ///   and later) the scheduler reports one warning naming the call and the fix: ``clock``.
-    ///   When such a sleep ends, its wake-up is queued on this scheduler, so the task goes on
-    ///   in virtual time at the first drive after that.
+    ///   `SuspendingClock`) sleeps in virtual time on Linux with Swift 6.3 and later: it wakes
+    ///   the duration it asked for after ``now``, as if it had slept on ``clock`` (exact for
+    ///   whole milliseconds, but for a rare miss on a loaded machine: RealClockTimeline.swift).
+    ///   The real clocks' `now` stays real. Elsewhere such a sleep lasts its real duration.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
     ///   it runs if the scheduler is driven later, and it is still captured, so a task started
     ///   inside `body` stays in virtual time to its end, whichever thread resumes it: a
@@ -153,7 +153,14 @@ extension TestScheduler {
     public func withCapturedTasks<R>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
     ) async rethrows -> R {
-        let tenures = prepareCapture(method: "withCapturedTasks(isolation:_:)")
+        try await withCapturedTasks(advancing: .manually, isolation: isolation, body)
+    }
+
+    /// The asynchronous capture behind both public forms.
+    func capture<R>(
+        advancing: Advancing, method: String, isolation: isolated (any Actor)?, _ body: () async throws -> R
+    ) async rethrows -> R {
+        let tenures = prepareCapture(method: method)
         defer {
             tenures.release()
             emitPendingReport()
@@ -163,7 +170,7 @@ extension TestScheduler {
         CapturedTasks.addBody(driver)
         defer { CapturedTasks.removeBody(driver) }
         return try await withoutActuallyEscaping(body) { body in
-            try await runCapturedBody(CapturedBodyClosure(run: body), isolation: isolation).get()
+            try await runCapturedBody(CapturedBodyClosure(run: body), advancing: advancing, isolation: isolation).get()
         }
     }
 

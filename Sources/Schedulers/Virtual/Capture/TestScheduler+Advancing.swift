@@ -1,0 +1,150 @@
+@_spi(SchedulersInternal) import Disposables
+
+extension TestScheduler {
+    /// How virtual time moves inside an asynchronous capture
+    /// (``TestScheduler/withCapturedTasks(advancing:isolation:_:)``).
+    public struct Advancing: Sendable, Hashable {
+        private let automatic: Bool
+
+        private init(automatic: Bool) {
+            self.automatic = automatic
+        }
+
+        /// Only when the test advances it: `advance(by:)`, `clock.advance`, `run()` (the default).
+        public static let manually = Advancing(automatic: false)
+
+        /// Also by itself: whenever the body waits and nothing is due at the current virtual
+        /// time, to the earliest pending due time, until the body returns.
+        public static let automatically = Advancing(automatic: true)
+    }
+
+    /// ``withCapturedTasks(isolation:_:)``, with time moving as `advancing` says. The existing
+    /// calls compile and behave as before (``Advancing/manually``).
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// let start = scheduler.clock.now
+    /// let value = try await scheduler.withCapturedTasks(advancing: .automatically) {
+    ///     try await fetchWithRetry(attempts: 4)   // fails 3 times, sleeping 1, 2, 4 s between
+    /// }
+    /// #expect(value == 42)
+    /// #expect(start.duration(to: scheduler.clock.now) == .seconds(7))
+    /// ```
+    ///
+    /// With ``Advancing/automatically`` the body reads like production code, as with
+    /// kotlinx-coroutines-test's `runTest` or Tokio's paused clock. Whenever the world in
+    /// virtual time is idle, time jumps to the earliest pending due time and what is due then
+    /// runs, until the body returns. Idle means: nothing is due at the current virtual time;
+    /// the caller's actor (if it is not the main actor) has had a turn to run what captured
+    /// work queued on it; and if only yields are due (tasks looping on `Task.yield()`), they
+    /// have had 16 rounds at this time. Everything a capture runs runs on the driving thread,
+    /// one job at a time, so for code wholly in virtual time (its
+    /// tasks, their sleeps on ``clock`` or on a real clock, actors they call while those are
+    /// free) idle is decided by the world's own order, never by timing: the same test gives the
+    /// same trace every run, and ``now`` afterwards tells the virtual time spent.
+    ///
+    /// - **What does not hold time back.** Work waiting on the outside world (a Dispatch
+    ///   callback, I/O, an actor busy with work outside the capture) is not known to the
+    ///   scheduler: while it is on its way, time moves on if anything is pending, as in Tokio
+    ///   and kotlinx-coroutines-test. When nothing is pending the body waits for it, and its
+    ///   answer is queued at the current virtual time. Give such code a stub that completes on
+    ///   the scheduler (`try await clock.sleep(for: latency)`, then answer) to make it exact.
+    /// - **Time that never ends.** A body that waits for what no time brings while time moves
+    ///   on without end (a repeating action, a polling loop nobody stops) is reported once,
+    ///   after ``waitWarningDelay`` of real time and a thousand advances by itself; the capture goes on
+    ///   (the test framework's own time limit still applies).
+    /// - **Manual drives still work** inside: `await clock.advance(by:)` moves time as usual.
+    ///
+    /// - Parameters:
+    ///   - advancing: How time moves while the body waits.
+    ///   - isolation: The actor `body` runs on: the caller's.
+    ///   - body: The code whose tasks should run in virtual time.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withCapturedTasks<R>(
+        advancing: Advancing, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> R
+    ) async rethrows -> R {
+        let method = advancing == .automatically ? "withCapturedTasks(advancing: .automatically)" : "withCapturedTasks(isolation:_:)"
+        return try await capture(advancing: advancing, method: method, isolation: isolation, body)
+    }
+
+    /// How many rounds tasks that only yield get at one virtual time before an automatic
+    /// advance moves on: a loop of `Task.yield()` that waits for a later time lets time move,
+    /// while a few yields in a row (swift-concurrency-extras' `megaYield`) still finish first.
+    static var automaticAdvanceYieldRounds: Int { 16 }
+
+    /// Whether the world is idle at `now` (see ``withCapturedTasks(advancing:isolation:_:)``);
+    /// if so, the earliest pending due time to move to.
+    func idleUntil(
+        _ now: VirtualTime, body: CapturedBody, _ advancing: inout AutomaticAdvance,
+        isolation: isolated (any Actor)?
+    ) async -> VirtualTime? {
+        guard var pending = pendingState(), pending.earliest.map({ $0 > now }) ?? true else { return nil }
+        if pending.holdsYields {
+            // Only yields left at this time: a round each.
+            advancing.yieldRounds += 1
+            guard advancing.yieldRounds > Self.automaticAdvanceYieldRounds else { return nil }
+        }
+        // Captured work queued on the caller's actor (not the main actor: its captured work
+        // is queued here) runs when the driver lets go of it: one turn, then look again.
+        if let isolation, ObjectIdentifier(isolation) != ObjectIdentifier(MainActor.shared) {
+            await Task.yield()
+            if body.isFinished { return nil }
+            guard let again = pendingState(), again.earliest.map({ $0 > now }) ?? true else { return nil }
+            pending = again
+        }
+        return pending.earliest
+    }
+
+    /// The earliest live action's time (nil if none), and whether yields are held.
+    private func pendingState() -> (earliest: VirtualTime?, holdsYields: Bool)? {
+        let earliest = core.earliestPendingTime()
+        let holdsYields = core.state.withLock { !$0.heldYields.isEmpty }
+        if earliest == nil && !holdsYields { return nil }
+        return (earliest, holdsYields)
+    }
+
+    /// Runs the earliest pending action at its time `next`, moving ``now`` there; the
+    /// yields held now are released at `next`, after it. Reports a capture that has advanced
+    /// by itself for longer than ``waitWarningDelay`` of real time.
+    func advance(
+        to next: VirtualTime, _ advancing: inout AutomaticAdvance, isolation: isolated (any Actor)?
+    ) async {
+        var moment = VirtualTimeCore.DriveMoment()
+        // Released at this time already (or not to be): not again before the jump.
+        moment.yieldsReleasedAt = core.now
+        _ = await driveOne(through: next, &moment, isolation: isolation)
+        advancing.advances += 1
+        advancing.yieldRounds = 0
+        // A thousand advances: a slow machine is not time without end.
+        if !advancing.warned, advancing.advances >= 1_000, ContinuousClock.now - advancing.start > waitWarningDelay {
+            advancing.warned = true
+            warnAdvancingWithoutEnd(advancing.advances)
+        }
+    }
+
+    private func warnAdvancingWithoutEnd(_ advances: Int) {
+        let pending = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
+        Warning.emit("""
+            the body of withCapturedTasks(advancing: .automatically) on \(self) has not returned \
+            after \(waitWarningDelay) of real time, while virtual time moved on by itself \
+            \(advances) times, to \(Clock.Instant(time: core.now).date.timeIntervalSinceReferenceDate) s \
+            after 2001-01-01 (\(pending.0) action(s) pending, \(pending.1) of them repeating). The body \
+            waits for something that time does not bring while work keeps time moving: end the \
+            repeating work (dispose the action, cancel or stop the task, break out of the timer's \
+            loop), or await what it produces. (Printed once per capture.)
+            """, about: self)
+    }
+}
+
+/// What an automatically advancing capture keeps between steps.
+struct AutomaticAdvance {
+    /// Rounds of only yields at the current virtual time.
+    var yieldRounds = 0
+    /// Automatic advances so far.
+    var advances = 0
+    /// When the capture began, in real time.
+    let start = ContinuousClock.now
+    /// Whether the runaway report was given.
+    var warned = false
+}

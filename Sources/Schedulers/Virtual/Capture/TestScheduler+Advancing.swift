@@ -110,9 +110,9 @@ extension TestScheduler {
     func advance(
         to next: VirtualTime, _ advancing: inout AutomaticAdvance, isolation: isolated (any Actor)?
     ) async {
-        var moment = VirtualTimeCore.DriveMoment()
-        // Released at this time already (or not to be): not again before the jump.
-        moment.yieldsReleasedAt = core.now
+        // Released at this time already (or not to be): not again before the jump (as if the
+        // rounds of nothing but yields had run out here).
+        var moment = VirtualTimeCore.DriveMoment(time: core.now, yieldOnlyRounds: VirtualTimeCore.yieldOnlyRoundLimit)
         _ = await driveOne(through: next, &moment, isolation: isolation)
         advancing.advances += 1
         advancing.yieldRounds = 0

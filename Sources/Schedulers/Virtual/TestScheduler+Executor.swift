@@ -54,11 +54,25 @@ extension TestScheduler: TaskExecutor {
         let arrivals = arrivals
         arrivals.noteQueued(job)
         let isYield = YieldedJob.isYield(job)
-        let run: @Sendable () -> Void = {
-            arrivals.run(job) {
-                CapturedJobRun.run(job, isYield: isYield) { $0.runSynchronously(on: executor) }
+        #if compiler(>=6.3) && os(Linux)
+            let timeline = realClockTimeline
+            let run: @Sendable () -> Void = {
+                arrivals.run(job) {
+                    CapturedJobRun.run(job, isYield: isYield) { job, isParked in
+                        // A parked job is a new stretch of the task's work, as a new action
+                        // would be: its real-clock sleeps count from here (RealClockTimeline.swift).
+                        if isParked { timeline.actionBegins() }
+                        job.runSynchronously(on: executor)
+                    }
+                }
             }
-        }
+        #else
+            let run: @Sendable () -> Void = {
+                arrivals.run(job) {
+                    CapturedJobRun.run(job, isYield: isYield) { job, _ in job.runSynchronously(on: executor) }
+                }
+            }
+        #endif
         if isYield {
             core.holdYield(run)
         } else {

@@ -57,7 +57,7 @@ import TestSupport
                 if value != 42 || spent != .seconds(7) { wrong += 1 }
             }
         }
-        #expect(wrong <= Self.runs / 100)
+        #expect(wrong <= RealClockSleepTests.allowedMisses)
     }
 
     /// The body's own sleep, and tasks it starts: a trace of (virtual ms, event), the same in

@@ -37,8 +37,10 @@ import TestSupport
     /// and when the thread is descheduled around the caller's reading of the real `now`, the
     /// recovered delay can be 1 ms or more off (RealClockTimeline.swift, rule 2). Measured on
     /// 2 cores at load average 11-13: about 1 sleep in 1,000, and 1 run of three equal sleeps
-    /// in 180. Any more than 1 run in 100 is a broken rule, not a busy machine.
-    static let allowedMisses = runs / 100
+    /// in 180; inside the whole suite running in parallel on 2 loaded cores, up to 2 in 100.
+    /// A broken rule misses hundreds (measured: 570 to 960 of 1,000 when a captured task's hops
+    /// were not counted as new stretches of work), so 1 in 20 still tells one from a busy machine.
+    static let allowedMisses = runs / 20
 
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)

@@ -32,15 +32,21 @@ enum CapturedJobRun {
     ///   yield costs one trip through the queue, and a round of yields is one round.
     /// - Parameter onStandIn: `runJob` runs jobs on the main actor's stand-in: only jobs enqueued
     ///   there are parked for it (bit 2), and only jobs enqueued on the scheduler otherwise.
-    static func run(_ job: UnownedJob, isYield: Bool = false, onStandIn: Bool = false, _ runJob: (UnownedJob) -> Void) {
+    ///   - runJob: runs one job; its second argument is true for a parked job (a hop, or the
+    ///     task a yield resumed), which begins a new stretch of the task's work.
+    static func run(
+        _ job: UnownedJob, isYield: Bool = false, onStandIn: Bool = false, _ runJob: (UnownedJob, _ isParked: Bool) -> Void
+    ) {
         let outer = schedulers_captured_hop_slot_get()
         var next: UnownedJob? = job
         let path: UInt = onStandIn ? 4 : 0
         var mode: UInt = (isYield ? 3 : 1) | path
+        var isParked = false
         while let job = next {
             let running = CapturedTasks.address(of: job) | mode
             schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: running))
-            runJob(job)
+            runJob(job, isParked)
+            isParked = true
             let parked = UInt(bitPattern: schedulers_captured_hop_slot_get())
             next = parked == running ? nil : unsafeBitCast(parked, to: UnownedJob.self)
             mode = 1 | path

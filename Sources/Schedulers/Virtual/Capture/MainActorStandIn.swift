@@ -79,7 +79,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         // The action holds this executor, which refers to the core weakly: no cycle.
         let isYield = YieldedJob.isYield(job)
         let action: @Sendable () -> Void = {
-            arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { self.run($0) } }
+            arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job, _ in self.run(job) } }
         }
         if isYield {
             core.holdYield(action)

@@ -41,7 +41,7 @@ extension TestScheduler.Clock {
     ///
     /// A live repeating action would keep it going for ever: once only repeating actions are
     /// left, it runs what is due at the current time and stops there, with a message saying so
-    /// (dispose them, or advance by a duration instead). A ``TestScheduler/timer(every:leeway:)``
+    /// (dispose them, or advance by a duration instead). A ``Scheduler/timer(every:leeway:)``
     /// sequence is not such an action: it has a tick pending only while its consumer waits for
     /// one, so `run()` returns once the consumer stops.
     ///

@@ -69,7 +69,7 @@ extension TestScheduler {
         // A task that prefers this scheduler: its first job and every nonisolated one is queued
         // here directly (an `async let` child's first job went to the global pool first and
         // crossed threads to get here, about 70 µs a capture, and raced the driver); its
-        // main-actor jobs reach the stand-in through the marker, like every captured task's.
+        // main-actor jobs reach the stand-in as every captured task's do (CapturedTasks.swift).
         // It copies the caller's task-local values and priority; cancellation is passed on
         // below. The task keeps the scheduler alive until it ends.
         let task = Self.startBody(closure, on: self, state: state)

@@ -16,8 +16,8 @@ import Musl
 /// Why: XCTest on Linux runs a test method inside a main-queue block on the main thread, and a
 /// run loop spun there drains further main-queue blocks: the runtime's main-actor jobs, among
 /// them those of tasks started before the capture. That code runs in no task, on the main
-/// queue, and sees the capture's task-local marker through the thread, exactly like the body's
-/// own code; only the nesting tells them apart. A `CFRunLoopObserver` counts the entries and
+/// queue, on the capture's own thread, exactly like the body's own code; only the nesting tells
+/// them apart. A `CFRunLoopObserver` counts the entries and
 /// exits (measured on Linux: a block drained by `RunLoop.run(until:)` sees depth 1).
 ///
 /// Observed on the main thread only: elsewhere a spun run loop drains no main-actor work (Swift

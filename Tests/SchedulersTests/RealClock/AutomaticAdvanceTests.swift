@@ -201,7 +201,13 @@ import TestSupport
         let (_, warnings) = await Warning.capture(about: scheduler) {
             await scheduler.withCapturedTasks(advancing: .automatically) {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { continuation.resume() }
+                    // Answers once the report is out (30 s at most), however slow the machine
+                    // (a sanitizer) makes the thousand advances the report waits for.
+                    DispatchQueue.global().async {
+                        let deadline = Date().addingTimeInterval(30)
+                        while Warning.capturedCount(about: scheduler) < 1, Date() < deadline { usleep(10_000) }
+                        continuation.resume()
+                    }
                 }
             }
         }

@@ -122,7 +122,11 @@ extension TestScheduler {
     /// test asks for, when a capture ends, or when the scheduler is deinitialised, whichever
     /// comes first (``emitPendingReport()``).
     func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
-        guard !arrivals.isWaitedFor, core.warnOnce(.arrivedFromOutside) else { return }
+        // A main-actor job that a drive off the main actor sent to the main queue comes back
+        // from there: the warning for that drive already named the cause.
+        guard !arrivals.isWaitedFor, !core.hasWarned(.drivenOffTheMainActor), core.warnOnce(.arrivedFromOutside) else {
+            return
+        }
         let now = core.now.date.timeIntervalSinceReferenceDate
         let message = """
             \(kind.rawValue) was resumed from outside virtual time while nothing awaited it; await \

@@ -49,8 +49,8 @@ nonisolated(nonsending) private func nonsendingWork(_ value: Int) async -> Int {
         }
     }
 
-    /// `@concurrent`, `nonisolated(nonsending)`, task groups, `async let` and an executor
-    /// preference give what they give without a capture.
+    /// `@concurrent`, `nonisolated(nonsending)`, task groups and `async let` give what they give
+    /// without a capture.
     @Test func structuredConcurrencyGivesWhatItGivesWithoutACapture() async {
         func work(_ clock: any Clock<Duration>) async -> [Int] {
             async let first = concurrentWork(1)
@@ -66,8 +66,7 @@ nonisolated(nonsending) private func nonsendingWork(_ value: Int) async -> Int {
                 for await value in group { values.append(value) }
                 return values
             }
-            let preferring = await Task(executorPreference: globalConcurrentExecutor) { await concurrentWork(5) }.value
-            return await [first, second] + grouped + [preferring]
+            return await [first, second] + grouped
         }
         let expected = await work(ContinuousClock())
         for _ in 0..<Self.runs {

@@ -19,7 +19,7 @@ import TestSupport
         var disposed: [Bool]
         var farFuture: [Bool]
         /// Virtual times seen by running actions, in the order they ran (all on the driver).
-        var times: [Date] = []
+        var times: [TestScheduler.Clock.Instant] = []
         var tooEarly = 0
         var notCurrent = 0
         var offDriver = 0
@@ -72,19 +72,24 @@ import TestSupport
             var mine: [(index: Int, disposable: any Disposable)] = []
             for offset in 0..<Self.perProducer {
                 let index = worker * Self.perProducer + offset
-                let before = scheduler.now
+                // Read as the clock's exact instants, not as dates: a date is rounded to a
+                // `Double`, and `now` may read the date a test gave for its time (the driver's
+                // `advance(to: now + 0.05)`), which lies within a spacing of it either way, so two
+                // dates compared a spacing or two apart say nothing about the times they stand for.
+                let before = scheduler.clock.now
                 let kind = random.next() % 3
-                let delay: TimeInterval = kind == 0 ? 0 : kind == 1 ? Double(random.next() % 1000) / 100 : Self.farFuture
+                // In hundredths of a second, so that the delay has an exact `Duration` too.
+                let hundredths: Int64 = kind == 0 ? 0 : kind == 1 ? Int64(random.next() % 1000) : Int64(Self.farFuture) * 100
+                let delay = TimeInterval(hundredths) / 100
                 let action: @Sendable () -> Void = {
-                    let now = scheduler.now
+                    let now = scheduler.clock.now
                     let isCurrent = Scheduler.current === scheduler
                     let isDriver = driver.value == ObjectIdentifier(Thread.current)
                     ledger.withLock { state in
                         state.runs[index] &+= 1
                         state.times.append(now)
-                        // Virtual time adds exactly and rounds once, so `now` may be the Double
-                        // just below the Double sum `before + delay`, never earlier.
-                        if now < before.addingTimeInterval(delay).nextDownDate { state.tooEarly += 1 }
+                        // Virtual time adds a delay's decimal value exactly.
+                        if now < before.advanced(by: .milliseconds(hundredths * 10)) { state.tooEarly += 1 }
                         if !isCurrent { state.notCurrent += 1 }
                         if !isDriver { state.offDriver += 1 }
                     }
@@ -135,12 +140,5 @@ import TestSupport
             #expect(state.ticks[index] <= atDispose + 1, "repeating \(index): \(state.ticks[index]) ticks, \(atDispose) when disposed")
         }
         #expect(scheduler.pendingCount == 0)
-    }
-}
-
-extension Date {
-    /// The date one `Double` step earlier.
-    fileprivate var nextDownDate: Date {
-        Date(timeIntervalSinceReferenceDate: timeIntervalSinceReferenceDate.nextDown)
     }
 }

@@ -5,7 +5,7 @@ import TestSupport
 
 /// RACDisposableSpec, ReactiveSwift's SimpleDisposable/ActionDisposable specs and RxSwift's
 /// `testActionDisposable`, against `ActionDisposable`, plus the contract's release guarantees.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ActionDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ActionDisposableTests {
     // RAC: "should initialize without a block"; ReactiveSwift: "should set disposed to true".
     @Test func initialisesWithoutAnAction() {
         let disposable = ActionDisposable()

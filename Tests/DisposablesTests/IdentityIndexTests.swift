@@ -5,7 +5,7 @@ import TestSupport
 /// The table `CompoundDisposable` finds its children in, by identity: random interleavings of
 /// inserts, updates and removals (of present and absent objects), checked step by step against a
 /// `Dictionary`, through several growths and clusters that removals shift back.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct IdentityIndexTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct IdentityIndexTests {
     final class Object {}
 
     @Test(arguments: [1, 2, 0xDEAD_BEEF] as [UInt64])

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// RACDisposableSpec's scoped case, ReactiveSwift's ScopedDisposable spec and `asScoped()`.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ScopedDisposableTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ScopedDisposableTests {
     // RAC: "should create a scoped disposable".
     @Test func disposesUponDeinit() {
         let runs = Counter()

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Async code on a `TestScheduler` (as task executor and clock) is deterministic: when
 /// `advance` returns, everything due by then has happened, with no `Task.yield` anywhere.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct AsyncDeterminismTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct AsyncDeterminismTests {
     /// The README example, ten thousand times: never a flake.
     @Test func aTaskSleepingFiveSecondsHasFinishedWhenAdvanceByFiveReturns() {
         var failures = 0

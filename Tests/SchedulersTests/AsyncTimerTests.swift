@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `Scheduler.timer(every:leeway:)`, a `Scheduler.TimerSequence` whose iterator owns the timer.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct AsyncTimerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct AsyncTimerTests {
     @Test func onATestSchedulerItYieldsTheVirtualNowOfEachTick() {
         let scheduler = TestScheduler()
         let dates = Locked<[Date]>([])
@@ -106,7 +106,7 @@ import TestSupport
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theIterationEndsWhenItsTestSchedulerIsDeinitialised() async {
         var scheduler: TestScheduler? = TestScheduler()
         let weak = Weak(scheduler!)
@@ -134,7 +134,7 @@ import TestSupport
         #expect(warnings.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func onAQueueTicksComeAtLeastAnIntervalApart() async {
         let scheduler = TargetQueueScheduler()
         let clock = ContinuousClock()

@@ -11,7 +11,7 @@ import TestSupport
 /// Each start is tried with a fresh scheduler per `x`, and with one scheduler advancing through
 /// all of them in turn, whose `now` is then no `Double` at all (the harder case: a `Date` made
 /// from it is rounded twice).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct DatesMeetDurationsTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DatesMeetDurationsTests {
     /// Start dates across 2001...2100 (as seconds since 2001), with fractions as `Date()` has.
     static let starts: [Double] = [
         0,  // the reference date, the default start

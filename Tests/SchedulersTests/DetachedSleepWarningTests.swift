@@ -6,7 +6,7 @@ import TestSupport
 /// A task sleeping on a TestScheduler while its jobs run elsewhere gets one warning per
 /// scheduler (counted through an internal seam, and captured, so the run prints none); tasks
 /// that run on the scheduler get none.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct DetachedSleepWarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DetachedSleepWarningTests {
     /// Runs `body` in a plain task (on the cooperative pool), cancelled so that its sleep ends
     /// at once instead of waiting for a scheduler nobody drives.
     private func onThePool(_ body: @escaping @Sendable () async throws -> Void) async {

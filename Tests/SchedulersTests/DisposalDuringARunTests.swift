@@ -9,7 +9,7 @@ import Testing
 /// them. What is promised, and checked here, is that they are released as soon as it returns,
 /// on every scheduler that has a disposable (the immediate scheduler returns none, and cannot
 /// repeat), and that nothing else (a kept disposable, a kept `reschedule` closure) holds them.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct DisposalDuringARunTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DisposalDuringARunTests {
     /// A queue scheduler, a subclass of one (which gets the generic chain, built on `schedule`),
     /// and a target-queue scheduler.
     private static func queueSchedulers() -> [QueueScheduler] {

@@ -4,10 +4,10 @@ import Testing
 import TestSupport
 
 /// `schedule(after: Duration)` and `schedule(after: Duration, repeatingEvery:leeway:)`.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct DurationSchedulingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DurationSchedulingTests {
     // MARK: On a queue (the monotonic clock)
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDelayedActionRunsOnTheQueueAsCurrentAfterTheDelay() async {
         let scheduler = TargetQueueScheduler()
         let clock = ContinuousClock()
@@ -19,7 +19,7 @@ import TestSupport
         #expect(clock.now - start >= .milliseconds(30))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aDisposedDelayedActionNeverRunsAndIsReleasedAtOnce() async {
         let scheduler = TargetQueueScheduler()
         let ran = Locked(false)
@@ -41,7 +41,7 @@ import TestSupport
         #expect(!ran.value)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aRepeatingActionTicksAsCurrentUntilDisposed() async {
         let scheduler = TargetQueueScheduler()
         let clock = ContinuousClock()
@@ -142,7 +142,7 @@ import TestSupport
         #expect(ranAt.value == [1, 2, 4].map { Date(timeIntervalSinceReferenceDate: $0) })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func theSubscriptionSchedulerUsesItsBackgroundSchedulerOutsideAnyScheduler() async {
         let isOnSomeScheduler = await withCheckedContinuation { continuation in
             Scheduler.subscription.schedule(after: .milliseconds(1)) {

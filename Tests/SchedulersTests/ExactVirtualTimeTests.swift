@@ -31,7 +31,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func chainedSleepsMeetAnAdvanceOfTheirSum() async throws {
         let scheduler = TestScheduler()
         let task = Task(executorPreference: scheduler) {
@@ -56,7 +56,7 @@ import TestSupport
         #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 0.3))
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTaskSleepingADurationWakesInAnAdvanceOfTheSameSeconds() async {
         let scheduler = TestScheduler()
         let woke = Locked(false)
@@ -81,7 +81,7 @@ import TestSupport
         timer?.dispose()
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTimerOnTheSchedulerTicksOnExactTimes() async {
         let scheduler = TestScheduler()
         let ticks = Locked<[Date]>([])

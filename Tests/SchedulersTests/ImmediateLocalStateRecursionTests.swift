@@ -6,7 +6,7 @@ import TestSupport
 /// `ImmediateScheduler.scheduleRecursive` with a block that is not `Sendable`: RAC code's
 /// `again` loop over a local variable compiles where the static type is `ImmediateScheduler`,
 /// and behaves like the `@Sendable` form (a loop, reschedules run after the block returns).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ImmediateLocalStateRecursionTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ImmediateLocalStateRecursionTests {
     /// The shape from ReactiveCocoa: a local `var`, changed inside the block.
     @Test func aBlockMayChangeALocalVariable() {
         let immediate = ImmediateScheduler()

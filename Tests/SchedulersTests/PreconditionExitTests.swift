@@ -6,7 +6,7 @@ import TestSupport
 /// Every programming error the contract lists ("Bad input" in API.md) stops the process with a
 /// precondition failure whose message names the method and the bad value. Each case runs in a
 /// child process (a Swift Testing exit test), whose standard error is checked.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct PreconditionExitTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct PreconditionExitTests {
     static let repeatMethod = "schedule(after:repeatingEvery:withLeeway:_:)"
 
     /// A bad interval or leeway and how the message prints it. Exit tests hand captured values

@@ -5,8 +5,8 @@ import Testing
 import TestSupport
 
 /// `QueueScheduler` as a `SerialExecutor` (actors) and a `TaskExecutor` (task preference).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct QueueSchedulerExecutorTests {
-    @Test(.timeLimit(.minutes(1)))
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct QueueSchedulerExecutorTests {
+    @Test(.timeLimit(.minutes(5)))
     func anActorOnATargetQueueSchedulerIsSerialised() async {
         let scheduler = TargetQueueScheduler(name: "actor.queue")
         let counter = Counter(scheduler: scheduler)
@@ -20,7 +20,7 @@ import TestSupport
         #expect(counter.maximumOverlap.load(ordering: .relaxed) == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func assumeIsolatedWorksInsideAPlainScheduledAction() async {
         let scheduler = TargetQueueScheduler()
         let counter = Counter(scheduler: scheduler)
@@ -62,7 +62,7 @@ import TestSupport
         #expect(answers == [true, true])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aTaskPreferringItRunsOnTheQueueAsCurrent() async {
         let scheduler = TargetQueueScheduler()
         let seen = await Task(executorPreference: scheduler) {
@@ -74,7 +74,7 @@ import TestSupport
         #expect(seen == [true, true])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func withTaskExecutorPreferenceRunsTheBodyOnTheQueue() async {
         let scheduler = TargetQueueScheduler()
         let onQueue = await withTaskExecutorPreference(scheduler) {

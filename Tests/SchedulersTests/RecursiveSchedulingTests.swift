@@ -194,7 +194,7 @@ import TestSupport
         #expect(count.value == 7)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func aMillionSelfReschedulesOnATargetQueueScheduler() {
         let scheduler = TargetQueueScheduler(name: "recursive.million")
         let depth = stressCount(1_000_000)

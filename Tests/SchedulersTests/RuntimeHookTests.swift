@@ -6,7 +6,7 @@ import TestSupport
 /// test's own standing in for the runtime's variable, so that other libraries' habits can be
 /// played out exactly, with no other test's capture in the way. The real thing, against
 /// swift-concurrency-extras itself, is Integrations/ConcurrencyExtras.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct RuntimeHookTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RuntimeHookTests {
     /// Bits standing in for hooks: only compared and handed on, never called.
     private static let ours: UInt = 0x1000
     private static let foreign: UInt = 0x2000

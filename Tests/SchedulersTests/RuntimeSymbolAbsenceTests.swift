@@ -11,7 +11,7 @@ import TestSupport
 /// child process before the first lookup), to check that its absence gives a clear message or
 /// the documented fallback, never a crash. Each lookup is done once per process, which is why
 /// every case runs in a child process (a Swift Testing exit test).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct RuntimeSymbolAbsenceTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct RuntimeSymbolAbsenceTests {
     static let enqueueHook = "swift_task_enqueueGlobal_hook"
 
     /// The symbols this file hides are really there in the test process, or these tests would
@@ -42,7 +42,7 @@ import TestSupport
 
     /// The same runtime with the hook absent: everything else a TestScheduler does, tasks that
     /// prefer it included, works as before (only the capture needs the hook).
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func withoutTheEnqueueHookTasksThatPreferATestSchedulerStillRun() async {
         await #expect(processExitsWith: .success) {
             hide(RuntimeSymbolAbsenceTests.enqueueHook)
@@ -71,7 +71,7 @@ import TestSupport
     /// release"): a capture on the
     /// main actor says once that main-actor tasks cannot be captured, and still captures global
     /// tasks; the main-actor task runs on the real main actor.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func withoutTheMainExecutorHookACaptureOnTheMainActorSaysSoAndCapturesGlobalTasks() async {
         await #expect(processExitsWith: .success) {
             hide("swift_task_getMainExecutor_hook")
@@ -104,7 +104,7 @@ import TestSupport
     /// plain `Mutex`, still mutually exclusive. Under a real TSan, hiding them would make TSan
     /// report the `Mutex` itself (Platform notes, item 15), so contention is checked only where
     /// TSan is not loaded.
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func withoutTheThreadSanitizerAnnotationsALockStillExcludes() async {
         await #expect(processExitsWith: .success) {
             let underTSan = RuntimeSymbol.address(of: "__tsan_acquire") != nil

@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `Scheduler.sleep(for:)` and `sleep(until:)`.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SleepTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SleepTests {
     @Test func sleepForIsVirtualOnATestScheduler() {
         let scheduler = TestScheduler()
         let wokeAt = Locked<Date?>(nil)

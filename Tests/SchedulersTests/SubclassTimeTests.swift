@@ -5,7 +5,7 @@ import TestSupport
 
 /// A subclass tells the package its notion of time by overriding `now`, and its
 /// lifetime needs by overriding `storesPendingWork`; every default then follows.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SubclassTimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SubclassTimeTests {
     let start = Date(timeIntervalSinceReferenceDate: 1_000)
 
     @Test func nowIsTheWallClockByDefault() {

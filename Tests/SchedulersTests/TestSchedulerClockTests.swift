@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// `TestScheduler.Clock`: a `Clock` view of the scheduler's virtual time.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerClockTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerClockTests {
     @Test func nowIsTheSchedulersVirtualNow() {
         let scheduler = TestScheduler(startDate: Date(timeIntervalSinceReferenceDate: 100))
         let clock = scheduler.clock

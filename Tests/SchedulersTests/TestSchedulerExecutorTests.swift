@@ -5,7 +5,7 @@ import TestSupport
 
 /// `TestScheduler` as a `TaskExecutor`: jobs are queued like `schedule(_:)` and run only when
 /// the test drives the scheduler.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerExecutorTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerExecutorTests {
     @Test func aTaskPreferringItDoesNotStartUntilTheSchedulerIsDriven() {
         let scheduler = TestScheduler()
         let started = Locked(false)

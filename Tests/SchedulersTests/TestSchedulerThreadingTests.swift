@@ -5,7 +5,7 @@ import TestSupport
 
 /// TestScheduler across threads: actions run on the thread that drives it, and scheduling and
 /// disposing from other threads while it is driven loses, duplicates and resurrects nothing.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestSchedulerThreadingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestSchedulerThreadingTests {
     /// Runs `body(index)` on `count` threads of their own and waits, without blocking a
     /// cooperative thread, until all have returned.
     private func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {

@@ -7,7 +7,7 @@ import TestSupport
 /// framework can attribute is a "Schedulers warning: " line on stderr (the reports in a test are
 /// `TestIssueReporterTests`'); a capture collects the warnings about its subject from
 /// any thread, and those of its own task tree, and nothing else.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct WarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WarningTests {
     @Test func anUncapturedWarningNoTestOwnsIsOneLineOnStandardError() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
             // A thread of its own: no test is current there.

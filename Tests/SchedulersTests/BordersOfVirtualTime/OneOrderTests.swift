@@ -5,7 +5,7 @@ import TestSupport
 
 /// Everything due at one virtual time runs in the order it was enqueued: tasks and actions,
 /// main-actor and global alike.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct OneOrderTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct OneOrderTests {
     static let runs = stressCount(200)
 
     @Test func aTaskStartedBeforeAnActionRunsBeforeIt() {

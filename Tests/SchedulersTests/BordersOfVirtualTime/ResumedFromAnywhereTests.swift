@@ -37,7 +37,7 @@ private func spinUntil(_ condition: () -> Bool) {
 
 /// A task started inside a capture stays in virtual time whichever thread resumes it, and work
 /// that arrives from outside when nothing awaits it is reported.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ResumedFromAnywhereTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ResumedFromAnywhereTests {
     static let runs = stressCount(1_000)
 
     /// A global task resumed from a Dispatch callback, awaited by the body: exact, unreported,

@@ -9,7 +9,7 @@ nonisolated(nonsending) private func nonsendingWork(_ value: Int) async -> Int {
 
 /// Swift's own semantics hold inside a capture, only in virtual time: each shape gives what the
 /// same code gives without a capture.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct SwiftSemanticsInCaptureTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SwiftSemanticsInCaptureTests {
     static let runs = stressCount(200)
 
     /// `Task.immediate` runs synchronously up to its first suspension, in a synchronous capture

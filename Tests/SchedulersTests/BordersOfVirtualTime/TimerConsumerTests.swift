@@ -5,7 +5,7 @@ import TestSupport
 
 /// A `timer(every:)` sequence ticks only while someone iterates it, so `clock.run()` returns
 /// after the ticks that were taken.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TimerConsumerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TimerConsumerTests {
     /// swift-clocks' `testRunMultipleUnitsOfWork`, moved onto a TestScheduler.
     @Test func runTakesTheTicksAPrefixTakes() async {
         for _ in 0..<stressCount(100) {

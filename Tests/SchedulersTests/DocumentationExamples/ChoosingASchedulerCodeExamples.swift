@@ -67,7 +67,7 @@ actor Cache {
     }
 
     /// The async forms on a queue scheduler, in real time (short waits).
-    @Test(.timeLimit(.minutes(1))) func asyncForms() async throws {
+    @Test(.timeLimit(.minutes(5))) func asyncForms() async throws {
         let scheduler = TargetQueueScheduler(name: "async")
         let deadline = Date(timeIntervalSinceNow: 0.1)
         nonisolated(unsafe) var ticked = false   // written and read by this task only
@@ -91,7 +91,7 @@ actor Cache {
 
     /// An actor on a scheduler's queue, a task preferring a scheduler, and `assumeIsolated`
     /// inside a plain action on the actor's queue.
-    @Test(.timeLimit(.minutes(1))) func executors() async {
+    @Test(.timeLimit(.minutes(5))) func executors() async {
         // snippet: choosing-executors
         let cache = Cache()
         await cache.store("a")   // on cache.scheduler.queue, as Scheduler.current

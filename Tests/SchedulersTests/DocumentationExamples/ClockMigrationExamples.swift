@@ -9,7 +9,7 @@ import TestSupport
 // withMainSerialExecutor; combine-schedulers' AnySchedulerOf) is shown on the page only: the root
 // package depends on nothing, and a `megaYield` test is the flake this article replaces.
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ClockMigrationExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ClockMigrationExamples {
     // MARK: swift-clocks
 
     /// A retry with exponential backoff, the kind of model a `TestClock` test drives with `run()`.

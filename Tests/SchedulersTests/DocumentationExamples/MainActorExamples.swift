@@ -8,7 +8,7 @@ import TestSupport
 // asynchronously on the main actor. Each test runs its shape many times in a row, so a shape
 // that is exact only usually fails here.
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct MainActorExamples {
     // The article's model. It is nested so that its name can be the one an app would use
     // (the module's own tests have a SearchModel of their own).
     // snippet: main-actor-search-model

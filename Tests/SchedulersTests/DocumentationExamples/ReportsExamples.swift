@@ -23,7 +23,7 @@ final class ExampleCache: Sendable {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ReportsExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ReportsExamples {
     // snippet: unimplemented-scheduler
     @Test func aCacheHitSchedulesNothing() {
         let scheduler = UnimplementedScheduler("cache hit")

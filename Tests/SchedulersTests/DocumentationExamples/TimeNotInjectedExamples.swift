@@ -26,7 +26,7 @@ actor FlakyBackend {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TimeNotInjectedExamples {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TimeNotInjectedExamples {
     typealias Loader = ClockMigrationExamples.Loader
 
     // snippet: real-clock-feed-model

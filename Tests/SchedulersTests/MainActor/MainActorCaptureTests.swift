@@ -5,7 +5,7 @@ import TestSupport
 
 /// `@MainActor` code under test in virtual time: the contract's two shapes, each run many times
 /// in a row, so that a shape that is exact only usually fails here.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorCaptureTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct MainActorCaptureTests {
     @MainActor @Test func synchronousShapeIsExact() {
         for _ in 0..<200 {
             let scheduler = TestScheduler()
@@ -24,7 +24,7 @@ import TestSupport
         }
     }
 
-    @MainActor @Test(.timeLimit(.minutes(1))) func asynchronousShapeIsExact() async {
+    @MainActor @Test(.timeLimit(.minutes(5))) func asynchronousShapeIsExact() async {
         for _ in 0..<200 {
             let scheduler = TestScheduler()
             let model = SearchModel(clock: scheduler.clock)
@@ -40,7 +40,7 @@ import TestSupport
 
     /// Driven from a nonisolated test: the clock's advance hops to the main actor for each
     /// captured main-actor job.
-    @Test(.timeLimit(.minutes(1))) func asynchronousShapeFromANonisolatedTestIsExact() async {
+    @Test(.timeLimit(.minutes(5))) func asynchronousShapeFromANonisolatedTestIsExact() async {
         for _ in 0..<100 {
             let scheduler = TestScheduler()
             let model = await SearchModel(clock: scheduler.clock)

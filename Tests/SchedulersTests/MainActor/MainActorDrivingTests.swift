@@ -6,7 +6,7 @@ import TestSupport
 /// The asynchronous drive (`clock.advance(by:)`, `advance(to:)`, `run()`) and the shapes around
 /// the contract's: hops off and back onto the main actor, other actors, nesting, and many
 /// main-actor tests interleaving in one process.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorDrivingTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct MainActorDrivingTests {
     @MainActor @Test func runDrivesUntilNothingIsPending() async {
         let scheduler = TestScheduler()
         var log: [Double] = []

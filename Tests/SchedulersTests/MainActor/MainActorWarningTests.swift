@@ -5,7 +5,7 @@ import TestSupport
 
 /// The shapes that cannot be exact are never silent: each gets one warning naming the fix that
 /// applies (collected here through the package's warning seam instead of printed).
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct MainActorWarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct MainActorWarningTests {
     /// The synchronous form inside an async test: Swift prefers the async overload there.
     private func synchronously(_ scheduler: TestScheduler, _ body: () -> Void) {
         scheduler.withCapturedTasks(body)

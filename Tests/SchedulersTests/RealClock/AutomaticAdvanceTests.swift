@@ -8,7 +8,7 @@ import TestSupport
 /// whenever the world in virtual time is idle, until the body returns; the same trace every
 /// run, quiet and beside busy tasks; work waiting on the outside world does not hold time back;
 /// a body that waits while time moves without end is reported.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct AutomaticAdvanceTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct AutomaticAdvanceTests {
     static let runs = stressCount(1_000)
 
     struct Unavailable: Error {}

@@ -13,7 +13,7 @@ import TestSupport
 /// sanitizer stretches past a millisecond. The interception still runs under TSan in
 /// AutomaticAdvanceTests (a retry on the real clock) and TimeNotInjectedExamples.
 @Suite(
-    .ownThread, .timeLimit(.minutes(1)),
+    .ownThread, .timeLimit(.minutes(5)),
     .disabled(if: isSanitized, "a sanitizer stretches the caller's gap past the millisecond grid")
 ) struct RealClockSleepTests {
     typealias Sleep = @Sendable (Duration) async throws -> Void

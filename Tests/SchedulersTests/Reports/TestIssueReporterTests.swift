@@ -8,7 +8,7 @@ import XCTest
 /// A warning is a test failure the test can see: reported as an issue of the running Swift
 /// Testing test, or as a failure of the running XCTest test case, both found at run time; help
 /// is a warning-severity issue that fails nothing; with neither, a line on standard error.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct TestIssueReporterTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct TestIssueReporterTests {
     /// A normal TestScheduler warning: a synchronous drive off the main actor meets a captured
     /// main-actor job (a failure: the job runs outside virtual time).
     static func driveAMainActorJobOffTheMainActor() {

@@ -6,7 +6,7 @@ import XCTest
 
 /// `UnimplementedScheduler`: every use is a failure of the running test naming the call and the
 /// description, and runs nothing; reading `now` is not a use.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct UnimplementedSchedulerTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct UnimplementedSchedulerTests {
     @Test func everyScheduleFormIsReportedAndRunsNothing() {
         let scheduler = UnimplementedScheduler("cache hit")
         let ran = Locked(0)

@@ -24,7 +24,7 @@ actor SearchEngine {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ActorModelTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ActorModelTests {
     static let runs = stressCount(200)
 
     @Test func backToBackFromANonisolatedTest() async {

@@ -8,7 +8,7 @@ import TestSupport
 /// exit test), so that a regression fails its test instead of crashing the run; CI runs them
 /// under AddressSanitizer and ThreadSanitizer too (the whole suite is). Each child then runs the
 /// contract's debounce in a fresh scheduler, as the next test in a process would.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct CapturedTaskLifetimeTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct CapturedTaskLifetimeTests {
     /// A main-actor task waiting on a continuation that a Dispatch callback resumes after the
     /// scheduler is gone, in the asynchronous shape.
     @Test func aMainActorTaskResumedAfterTheSchedulerIsGone() async {

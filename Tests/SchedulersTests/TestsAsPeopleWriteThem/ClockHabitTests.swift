@@ -7,7 +7,7 @@ import TestSupport
 /// line and wrapping the body in `await scheduler.withCapturedTasks { … }`: each waits for the
 /// work it starts in one of the ways Swift allows, and none may hang. Each runs many times, so
 /// that an interleaving that differs between runs would show.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct ClockHabitTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ClockHabitTests {
     static let runs = stressCount(200)
 
     /// The contract's example: a `Task.yield()` loop waiting for a task to begin, a sleep until

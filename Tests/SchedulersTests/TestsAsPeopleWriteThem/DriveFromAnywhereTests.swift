@@ -6,7 +6,7 @@ import TestSupport
 /// `clock.advance(by:)`, `advance(to:)` and `run()` keep every task started inside a capture
 /// in virtual time to its end, called inside or after the capture, from the main actor, a
 /// nonisolated context or another actor, with no warning where nothing is wrong.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct DriveFromAnywhereTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct DriveFromAnywhereTests {
     static let runs = stressCount(200)
 
     /// The shape that left virtual time in 112 of 200 runs: the capture returns, then a

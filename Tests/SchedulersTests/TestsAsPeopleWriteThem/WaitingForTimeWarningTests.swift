@@ -6,7 +6,7 @@ import TestSupport
 /// A body that waits for something only an advance can bring says so: after
 /// `waitWarningDelay` of real time, one warning naming the earliest pending due time and the
 /// fix. Here another thread advances the scheduler a little later, so each test ends.
-@Suite(.ownThread, .timeLimit(.minutes(1))) struct WaitingForTimeWarningTests {
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WaitingForTimeWarningTests {
     /// The body parks, waiting for a task that sleeps on the clock.
     @Test func aBodyWaitingForASleepingTaskIsNamed() async {
         let scheduler = TestScheduler()

@@ -48,6 +48,10 @@ extension TestScheduler: TaskExecutor {
     /// queuing behind everything (CapturedJobRun.swift); a `Task.yield()`'s job waits for the
     /// current moment to run out (YieldedJob.swift).
     private func enqueueOnScheduler(_ job: UnownedJob) {
+        #if compiler(>=6.3) && os(Linux)
+            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
+            if hasCapturedTasks { realClockTimeline.hopMade(CapturedTasks.address(of: job)) }
+        #endif
         if CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque(), CapturedJobRun.parkHop(job) { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
@@ -58,11 +62,11 @@ extension TestScheduler: TaskExecutor {
             let timeline = realClockTimeline
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
-                    CapturedJobRun.run(job, isYield: isYield) { job, isParked in
-                        // A parked job is a new stretch of the task's work, as a new action
-                        // would be: its real-clock sleeps count from here (RealClockTimeline.swift).
-                        if isParked { timeline.actionBegins() }
+                    CapturedJobRun.run(job, isYield: isYield) { job, _ in
+                        // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
+                        let outer = timeline.stretchBegins(for: CapturedTasks.address(of: job))
                         job.runSynchronously(on: executor)
+                        timeline.stretchEnds(outer)
                     }
                 }
             }

@@ -432,13 +432,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
         var next = VirtualTimeCore.Popped()
         guard let action = core.popNext(through: limit, &next, moment: &moment) else { return false }
-        #if compiler(>=6.3) && os(Linux)
-            // When it began, for the real-clock sleeps it may make (RealClockTimeline.swift).
-            if hasCapturedTasks { realClockTimeline.actionBegins() }
-            performAsCurrentScheduler(action)
-        #else
-            performAsCurrentScheduler(action)
-        #endif
+        performAsCurrentScheduler(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }

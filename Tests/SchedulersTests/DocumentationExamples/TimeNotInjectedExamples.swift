@@ -91,7 +91,7 @@ actor FlakyBackend {
 
     /// A backend that answers on a Dispatch queue does not hold time back; a stub that
     /// completes on the scheduler does.
-    @Test(.disabled(if: isSanitized, "a sanitizer stretches the gap a real-clock sleep is recovered from past the millisecond grid (RealClockSleepTests)")) func aStubThatCompletesOnTheScheduler() async throws {
+    @Test func aStubThatCompletesOnTheScheduler() async throws {
         // snippet: automatic-advance-stub
         // The real backend answers on a Dispatch queue, outside virtual
         // time: while its answer is on its way, time would move on. A
@@ -146,7 +146,7 @@ actor FlakyBackend {
     }
     // snippet: end
 
-    @MainActor @Test(.disabled(if: isSanitized, "a sanitizer stretches the gap a real-clock sleep is recovered from past the millisecond grid (RealClockSleepTests)")) func aTestClockTestWithoutTheClock() async {
+    @MainActor @Test func aTestClockTestWithoutTheClock() async {
         // snippet: migrating-clocks-real-advance
         let scheduler = TestScheduler()
         let loader = RealClockLoader(failingFirst: 2)
@@ -162,7 +162,7 @@ actor FlakyBackend {
         // snippet: end
     }
 
-    @MainActor @Test(.disabled(if: isSanitized, "a sanitizer stretches the gap a real-clock sleep is recovered from past the millisecond grid (RealClockSleepTests)")) func aTestClockTestWithoutAdvancing() async {
+    @MainActor @Test func aTestClockTestWithoutAdvancing() async {
         // snippet: migrating-clocks-automatic
         let scheduler = TestScheduler()
         let loader = Loader(clock: scheduler.clock, failingFirst: 3)

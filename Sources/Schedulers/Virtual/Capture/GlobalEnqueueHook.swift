@@ -1,3 +1,5 @@
+import CurrentSchedulerSlot
+
 /// The Swift runtime's `swift_task_enqueueGlobal_hook`, behind `TestScheduler.withCapturedTasks`.
 ///
 /// The runtime sends every job bound for the global concurrent executor through this variable
@@ -18,9 +20,16 @@ enum GlobalEnqueueHook {
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     private static let hook: Hook = { job, original in
+        #if compiler(>=6.3) && os(Linux)
+            // Before any lock: where the running task's segment of work ends (RealClockTimeline.swift).
+            if CapturedJobRun.isRunningTask(job) { RealClockTimeline.hopEnters() }
+        #endif
         if let resolution = CapturedTasks.capturingScheduler(for: job) {
             resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
+            #if compiler(>=6.3) && os(Linux)
+                schedulers_hop_entry_set(0, 0)
+            #endif
             GlobalEnqueueHook.runtimeHook.forward(
                 to: { unsafeBitCast($0, to: Hook.self)(job, original) },
                 else: { original(job) })

@@ -67,6 +67,10 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         }
         // The scheduler is gone: released without running (see "Lifetime").
         guard let core = weakCore, !core.isClosed, let scheduler = weakScheduler else { return }
+        #if compiler(>=6.3) && os(Linux)
+            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
+            scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job))
+        #endif
         // The task a running yield resumes, or a hop of the running task: on at once.
         if CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedJobRun.parkHop(job, onStandIn: true) { return }
         // Known by its identity from now on, so that its nonisolated work stays captured
@@ -105,7 +109,15 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
 
     /// Runs a job that ``AsyncDrive`` deferred, now that it holds the main actor.
     func runDeferred(_ job: UnownedJob) {
-        job.runSynchronously(on: asUnownedSerialExecutor())
+        #if compiler(>=6.3) && os(Linux)
+            // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
+            let timeline = weakScheduler?.realClockTimeline
+            let outer = timeline?.stretchBegins(for: CapturedTasks.address(of: job))
+            job.runSynchronously(on: asUnownedSerialExecutor())
+            timeline?.stretchEnds(outer)
+        #else
+            job.runSynchronously(on: asUnownedSerialExecutor())
+        #endif
     }
 
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)

@@ -59,11 +59,14 @@ extension TestScheduler: TaskExecutor {
         arrivals.noteQueued(job)
         let isYield = YieldedJob.isYield(job)
         #if compiler(>=6.3) && os(Linux)
-            let timeline = realClockTimeline
+            // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift): only a
+            // captured task hops on its way to a sleep, so only then do segments tell more than
+            // the sleep's arrival does, and a task that prefers the scheduler skips the readings.
+            let timeline = hasCapturedTasks ? realClockTimeline : nil
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
                     CapturedJobRun.run(job, isYield: isYield) { job, _ in
-                        // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
+                        guard let timeline else { return job.runSynchronously(on: executor) }
                         let outer = timeline.stretchBegins(for: CapturedTasks.address(of: job))
                         job.runSynchronously(on: executor)
                         timeline.stretchEnds(outer)

@@ -24,6 +24,11 @@ extension Scheduler {
     ///
     /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
     /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.
+    ///
+    /// It runs in the caller's isolation (`nonisolated(nonsending)`): the wake-up is scheduled
+    /// from the caller's own job before it suspends, so a caller isolated to an actor (the main
+    /// actor) does not hop off it first, and its wake-up is due before work enqueued meanwhile.
+    nonisolated(nonsending)
     public func sleep(for duration: Duration) async throws {
         if let test = self as? TestScheduler {
             // Virtual time is already there: nothing to wait for, and no drive is needed.
@@ -41,6 +46,7 @@ extension Scheduler {
     /// - Parameter date: when to resume, on this scheduler's clock.
     /// - Throws: `CancellationError`, as ``sleep(for:)``, which also says when a
     ///   ``TestScheduler`` warns.
+    nonisolated(nonsending)
     public func sleep(until date: Date) async throws {
         if let test = self as? TestScheduler {
             if date <= test.now { return try Task.checkCancellation() }

@@ -12,70 +12,99 @@ import Synchronization
 /// - the scheduler releases the wake-up without running it (a ``TestScheduler`` that is
 ///   deinitialised): the sleep throws `CancellationError`, rather than leaving the task
 ///   suspended forever with a leaked continuation.
+///
+/// The wake-up is scheduled first, in the caller's own job and isolation (`sleep` is
+/// `nonisolated(nonsending)`), and only then does the task suspend: the operation closure of
+/// `withTaskCancellationHandler` is nonisolated, so a main-actor caller hops off the main actor
+/// to run it, and a wake-up scheduled there would be queued behind whatever was enqueued
+/// meanwhile, not where the caller asked for it. So either end can come first, decided under
+/// the lock: the wake-up may run (or be released, or the task be cancelled) before the
+/// continuation exists, and the continuation then resumes at once.
 final class Sleeper: Sendable {
+    /// How the sleep ended before the continuation existed.
+    private enum Ending {
+        case woken
+        case abandoned
+    }
+
     private struct State {
         var continuation: CheckedContinuation<Void, any Error>?
         /// The pending wake-up, to dispose on cancellation.
         var wakeUp: (any Disposable)?
         var isCancelled = false
+        var ending: Ending?
     }
 
     private let state = Lock(State())
 
     /// Suspends the calling task until the action that `arm` schedules runs.
     ///
-    /// - Parameter arm: schedules the given closure and returns its disposable; called once,
-    ///   synchronously, unless the task is already cancelled.
-    static func sleep(arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?) async throws {
+    /// - Parameters:
+    ///   - isolation: the caller's actor, if any: the sleep runs there, and so does the operation
+    ///     of `withTaskCancellationHandler`, which captures it, so that a main-actor task arms and
+    ///     resumes on the main actor without a hop off it and back.
+    ///   - arm: schedules the given closure and returns its disposable; called once,
+    ///     synchronously, in the caller's isolation, unless the task is already cancelled.
+    static func sleep(
+        isolation: isolated (any Actor)? = #isolation, arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
+    ) async throws {
+        try Task.checkCancellation()
         let sleeper = Sleeper()
+        sleeper.arm(arm)
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                sleeper.suspend(continuation, arm: arm)
+            _ = isolation
+            try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
+                sleeper.suspend(continuation)
             }
         } onCancel: {
             sleeper.cancel()
         }
     }
 
-    private func suspend(
-        _ continuation: CheckedContinuation<Void, any Error>,
-        arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
-    ) {
-        let isCancelled = state.withLock { state in
-            if !state.isCancelled { state.continuation = continuation }
-            return state.isCancelled
-        }
-        if isCancelled {
-            continuation.resume(throwing: CancellationError())
-            return
-        }
+    private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?) {
         let call = WakeUpCall(sleeper: self)
         let wakeUp = arm { call.fire() }
         // Cancelled (or woken) while `arm` ran: nothing will dispose the wake-up later, so do it now.
         let stale = state.withLock { state -> (any Disposable)? in
-            guard state.continuation != nil else { return wakeUp }
+            guard !state.isCancelled, state.ending == nil else { return wakeUp }
             state.wakeUp = wakeUp
             return nil
         }
         stale?.dispose()
     }
 
+    private func suspend(_ continuation: CheckedContinuation<Void, any Error>) {
+        let ended = state.withLock { state -> Result<Void, any Error>? in
+            if state.isCancelled { return .failure(CancellationError()) }
+            switch state.ending {
+            case .woken: return .success(())
+            case .abandoned: return .failure(CancellationError())
+            case nil:
+                state.continuation = continuation
+                return nil
+            }
+        }
+        if let ended { continuation.resume(with: ended) }
+    }
+
     /// The wake-up ran.
     fileprivate func wake() {
-        let continuation = state.withLock { state in
-            state.wakeUp = nil
-            return state.continuation.take()
-        }
-        continuation?.resume()
+        end(.woken)
     }
 
     /// The wake-up was released without running.
     fileprivate func abandon() {
+        end(.abandoned)
+    }
+
+    private func end(_ ending: Ending) {
         let continuation = state.withLock { state in
             state.wakeUp = nil
+            if state.continuation == nil, state.ending == nil { state.ending = ending }
             return state.continuation.take()
         }
-        continuation?.resume(throwing: CancellationError())
+        guard let continuation else { return }
+        if ending == .woken { continuation.resume() } else { continuation.resume(throwing: CancellationError()) }
     }
 
     /// The task was cancelled: may run before `suspend`, on any thread.

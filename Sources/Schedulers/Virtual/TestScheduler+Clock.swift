@@ -163,19 +163,42 @@ extension TestScheduler {
         /// preferring it nor captured by ``TestScheduler/withCapturedTasks(_:)``) makes the
         /// scheduler report a warning, once per scheduler, as `sleep(for:)` does.
         ///
+        /// It runs in the caller's isolation (`nonisolated(nonsending)`): the wake-up is scheduled
+        /// from the caller's own job before it suspends, so a caller isolated to an actor (the
+        /// main actor) does not hop off it first, and its wake-up is due before work enqueued
+        /// meanwhile.
+        ///
         /// - Parameters:
         ///   - deadline: The virtual instant to wake at.
         ///   - tolerance: Ignored.
         /// - Throws: `CancellationError` as soon as the task is cancelled; the wake-up is
         ///   disposed. Also when the scheduler is (or becomes) deinitialised.
+        nonisolated(nonsending)
         public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+            try await sleep(until: deadline, call: "clock.sleep(until:tolerance:)")
+        }
+
+        /// Suspends for `duration` of virtual time: `sleep(until: now.advanced(by: duration))`,
+        /// `Clock`'s own `sleep(for:tolerance:)`, but run in the caller's isolation (as
+        /// ``sleep(until:tolerance:)`` is), so that the wake-up is due where the caller asked for
+        /// it even when the caller is isolated to an actor. `tolerance` is ignored.
+        ///
+        /// - Throws: `CancellationError`, as ``sleep(until:tolerance:)``.
+        nonisolated(nonsending)
+        public func sleep(for duration: Duration, tolerance: Duration? = nil) async throws {
+            try await sleep(until: now.advanced(by: duration), call: "clock.sleep(for:tolerance:)")
+        }
+
+        /// The body of both sleeps; `call` names the one made, in a warning.
+        nonisolated(nonsending)
+        private func sleep(until deadline: Instant, call: String) async throws {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
             if let scheduler = reference.scheduler as? TestScheduler {
                 // Virtual time is already there: return without waiting for a drive, which a
                 // test body awaiting this would never get (the contract's "sleep until now").
                 if scheduler.hasReached(deadline) { return try Task.checkCancellation() }
-                DetachedSleepWarning.check(scheduler, call: "clock.sleep(until:tolerance:)")
+                DetachedSleepWarning.check(scheduler, call: call)
             }
             // At the exact instant: through a `Date` it could round past an `advance` target.
             // An instant made from a date is read against `now` when the wake-up is scheduled.

@@ -101,7 +101,7 @@ import TestSupport
         }
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix(
-            "Schedulers warning: a task called clock.sleep(until:tolerance:) on \(scheduler) while running outside it, on the executor it prefers; prefer the scheduler instead: Task(executorPreference: scheduler).") == true)
+            "Schedulers warning: a task called clock.sleep(for:tolerance:) on \(scheduler) while running outside it, on the executor it prefers; prefer the scheduler instead: Task(executorPreference: scheduler).") == true)
         #expect(warnings.first?.contains("Dispatch") == false)
         scheduler.advance(by: 1)
     }

@@ -24,6 +24,6 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 #include "ImmediateRecursionSlot.h"
 #include "CapturedHopSlot.h"
 #include "Prefetch.h"
-#include "HopEntryReading.h"
+#include "RealClockStretch.h"
 
 #endif

@@ -39,7 +39,7 @@ extension TestScheduler: TaskExecutor {
     ///   callback): reported unless something waits for it (OutsideArrivals.swift).
     func enqueueCaptured(_ job: UnownedJob, fromOutside: Bool) {
         if fromOutside { noteArrivalFromOutside(.global) }
-        enqueueOnScheduler(job)
+        enqueueOnScheduler(job, isKnown: true)
     }
 
     /// The one path for the jobs of a task that prefers this scheduler and for those
@@ -47,12 +47,16 @@ extension TestScheduler: TaskExecutor {
     /// scheduler as its task executor. A hop of the running task goes on at once instead of
     /// queuing behind everything (CapturedJobRun.swift); a `Task.yield()`'s job waits for the
     /// current moment to run out (YieldedJob.swift).
-    private func enqueueOnScheduler(_ job: UnownedJob) {
+    ///
+    /// - Parameter isKnown: the job is a captured one, resolved to this scheduler: its task's
+    ///   hops in the run are parked without resolving them again (CapturedJobRun.swift).
+    private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false) {
+        let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque() && CapturedJobRun.parkHop(job)
         #if compiler(>=6.3) && os(Linux)
             // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
-            if hasCapturedTasks { realClockTimeline.hopMade(CapturedTasks.address(of: job)) }
+            if hasCapturedTasks { realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: isHop) }
         #endif
-        if CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque(), CapturedJobRun.parkHop(job) { return }
+        if isHop { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
         let arrivals = arrivals
@@ -65,18 +69,18 @@ extension TestScheduler: TaskExecutor {
             let timeline = hasCapturedTasks ? realClockTimeline : nil
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
-                    CapturedJobRun.run(job, isYield: isYield) { job, _ in
+                    CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in
                         guard let timeline else { return job.runSynchronously(on: executor) }
-                        let outer = timeline.stretchBegins(for: CapturedTasks.address(of: job))
+                        timeline.stretchBegins(for: CapturedTasks.address(of: job))
                         job.runSynchronously(on: executor)
-                        timeline.stretchEnds(outer)
+                        timeline.stretchEnds()
                     }
                 }
             }
         #else
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
-                    CapturedJobRun.run(job, isYield: isYield) { job, _ in job.runSynchronously(on: executor) }
+                    CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in job.runSynchronously(on: executor) }
                 }
             }
         #endif

@@ -237,5 +237,21 @@ import TestSupport
         }
         #expect(misses.count <= total / 2, "\(misses)")
     }
+
+    /// The stretch readings (RealClockStretch.h) are taken with `clock_gettime` directly, so they
+    /// must read the clocks the runtime reads for `ContinuousClock` and `SuspendingClock`, or
+    /// every recovered duration would be off by the difference: each reading lies between two
+    /// readings of the Swift clock taken around it.
+    @Test func theReadingsAreThoseOfTheSwiftClocks() {
+        for _ in 0..<1_000 {
+            let continuousBefore = ContinuousClock().systemEpoch.duration(to: .now).attoseconds
+            let suspendingBefore = SuspendingClock().systemEpoch.duration(to: .now).attoseconds
+            let readings = RealClockTimeline.Readings()
+            let continuousAfter = ContinuousClock().systemEpoch.duration(to: .now).attoseconds
+            let suspendingAfter = SuspendingClock().systemEpoch.duration(to: .now).attoseconds
+            #expect((continuousBefore...continuousAfter).contains(readings.real(.continuous)))
+            #expect((suspendingBefore...suspendingAfter).contains(readings.real(.suspending)))
+        }
+    }
 }
 #endif

@@ -115,8 +115,7 @@ enum CapturedTasks {
     static let capturingSchedulers = Atomic<Int>(0)
 
     /// The tasks driving asynchronous captures, as task addresses: never captured.
-    private static let bodies = Lock([UInt]())
-    private static let bodyCount = Atomic<Int>(0)
+    private static let bodies = TaskAddressList()
 
     /// Who takes a job, and whether it came from outside virtual time.
     struct Resolution {
@@ -131,7 +130,7 @@ enum CapturedTasks {
     ///   a captured task is known by its identity.
     static func capturingScheduler(for job: UnownedJob) -> Resolution? {
         guard capturingSchedulers.load(ordering: .relaxed) > 0 else { return nil }
-        if bodyCount.load(ordering: .acquiring) > 0, isBody(address(of: job)) { return nil }
+        if isBody(address(of: job)) { return nil }
         if let scheduler = runningOrCapturing() {
             return CapturedTaskIdentity.claim(job, for: scheduler).map { Resolution(scheduler: $0, isFromOutside: false) }
         }
@@ -173,21 +172,18 @@ enum CapturedTasks {
 
     /// Marks `task` (an asynchronous capture's body) as never to be captured, until ``removeBody(_:)``.
     static func addBody(_ task: UInt) {
-        bodies.withLock { $0.append(task) }
-        bodyCount.add(1, ordering: .releasing)
+        // A captured task that begins a capture of its own: its next hop is resolved again.
+        CapturedJobRun.forgetKnownHop(of: task)
+        bodies.add(task)
     }
 
     static func removeBody(_ task: UInt) {
-        bodies.withLock { list in
-            if let index = list.lastIndex(of: task) { list.remove(at: index) }
-        }
-        bodyCount.subtract(1, ordering: .releasing)
+        bodies.remove(task)
     }
 
     /// Whether the job or task at `address` is a running asynchronous capture's body.
     static func isBody(_ address: UInt) -> Bool {
-        guard bodyCount.load(ordering: .acquiring) > 0 else { return false }
-        return bodies.withLock { $0.contains(address) }
+        bodies.contains(address)
     }
 
     /// A job's address: for a task's job, the task's own.

@@ -21,14 +21,21 @@ enum GlobalEnqueueHook {
 
     private static let hook: Hook = { job, original in
         #if compiler(>=6.3) && os(Linux)
-            // Before any lock: where the running task's segment of work ends (RealClockTimeline.swift).
-            if CapturedJobRun.isRunningTask(job) { RealClockTimeline.hopEnters() }
+            // Before anything else: where the running task's segment of work ends (RealClockTimeline.swift).
+            if CapturedJobRun.isRunningTask(job) { schedulers_stretch_hop_enters() }
         #endif
+        // The running task hopping again, its scheduler known in this run: on at once.
+        if CapturedJobRun.parkKnownHop(job) {
+            #if compiler(>=6.3) && os(Linux)
+                RealClockTimeline.parkedHopMade(CapturedTasks.address(of: job))
+            #endif
+            return
+        }
         if let resolution = CapturedTasks.capturingScheduler(for: job) {
             resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
             #if compiler(>=6.3) && os(Linux)
-                schedulers_hop_entry_set(0, 0)
+                schedulers_stretch_hop_forgotten()
             #endif
             GlobalEnqueueHook.runtimeHook.forward(
                 to: { unsafeBitCast($0, to: Hook.self)(job, original) },

@@ -67,12 +67,16 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         }
         // The scheduler is gone: released without running (see "Lifetime").
         guard let core = weakCore, !core.isClosed, let scheduler = weakScheduler else { return }
-        #if compiler(>=6.3) && os(Linux)
-            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
-            scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job))
-        #endif
         // The task a running yield resumes, or a hop of the running task: on at once.
-        if CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedJobRun.parkHop(job, onStandIn: true) { return }
+        let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
+            && CapturedJobRun.parkHop(job, onStandIn: true)
+        #if compiler(>=6.3) && os(Linux)
+            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2),
+            // kept in the scheduler even when parked: a main-actor job may run on another thread
+            // (the main thread, for a driver that does not hold the main actor).
+            scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: false)
+        #endif
+        if isHop { return }
         // Known by its identity from now on, so that its nonisolated work stays captured
         // whichever thread resumes it (CapturedTaskIdentity.swift).
         _ = CapturedTaskIdentity.claim(job, for: scheduler)
@@ -83,7 +87,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         // The action holds this executor, which refers to the core weakly: no cycle.
         let isYield = YieldedJob.isYield(job)
         let action: @Sendable () -> Void = {
-            arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job, _ in self.run(job) } }
+            arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job in self.run(job) } }
         }
         if isYield {
             core.holdYield(action)
@@ -112,9 +116,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         #if compiler(>=6.3) && os(Linux)
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
             let timeline = weakScheduler?.realClockTimeline
-            let outer = timeline?.stretchBegins(for: CapturedTasks.address(of: job))
+            timeline?.stretchBegins(for: CapturedTasks.address(of: job))
             job.runSynchronously(on: asUnownedSerialExecutor())
-            timeline?.stretchEnds(outer)
+            timeline?.stretchEnds()
         #else
             job.runSynchronously(on: asUnownedSerialExecutor())
         #endif

@@ -41,8 +41,7 @@ final class OutsideArrivals: Sendable {
     }
 
     /// The bodies' tasks, by address.
-    private let bodies = Lock([UInt]())
-    private let bodyCount = Atomic<Int>(0)
+    private let bodies = TaskAddressList()
 
     /// Whether work arriving now is waited for (see the type's doc comment).
     var isWaitedFor: Bool {
@@ -66,20 +65,15 @@ final class OutsideArrivals: Sendable {
 
     /// The body of an asynchronous capture, `task` its task's address, begins waiting.
     func bodyBegan(_ task: UInt) {
-        bodies.withLock { $0.append(task) }
-        bodyCount.add(1, ordering: .releasing)
+        bodies.add(task)
         waitingBodies.add(1, ordering: .releasing)
     }
 
     /// That body returned.
     func bodyEnded(_ task: UInt) {
         waitingBodies.subtract(1, ordering: .releasing)
-        bodies.withLock { list in
-            if let index = list.lastIndex(of: task) { list.remove(at: index) }
-            // A job counted as queued that never ran (dropped, or run after this) counts no more.
-            if list.isEmpty { queuedBodyJobs.store(0, ordering: .releasing) }
-        }
-        bodyCount.subtract(1, ordering: .releasing)
+        // A job counted as queued that never ran (dropped, or run after this) counts no more.
+        bodies.remove(task) { queuedBodyJobs.store(0, ordering: .releasing) }
     }
 
     /// Counts `job` as queued if it is one of the bodies' jobs (before it is queued).
@@ -101,9 +95,7 @@ final class OutsideArrivals: Sendable {
 
     @inline(__always)
     private func isBodyJob(_ job: UnownedJob) -> Bool {
-        guard bodyCount.load(ordering: .acquiring) > 0 else { return false }
-        let address = CapturedTasks.address(of: job)
-        return bodies.withLock { $0.contains(address) }
+        bodies.contains(CapturedTasks.address(of: job))
     }
 }
 

@@ -1,5 +1,6 @@
 @_spi(SchedulersInternal) import Disposables
 import CurrentSchedulerSlot
+import Synchronization
 
 /// Where a deadline on a real clock (`ContinuousClock`, `SuspendingClock`) falls in a
 /// ``TestScheduler``'s virtual time, so that a captured task's real-clock sleep wakes as if it
@@ -20,7 +21,7 @@ import CurrentSchedulerSlot
 ///    real `now` in the stretch of work that makes the sleep: one job of the task, and the jobs
 ///    its hops resume (into the nonisolated `sleep(until:)`, off the main actor), each a
 ///    *segment* of the stretch, running from its job's start to the hop's entry into the
-///    global-enqueue hook (``hopEnters()``, before the hook takes any lock), the last one to
+///    global-enqueue hook (`schedulers_stretch_hop_enters`, before the hook does anything else), the last one to
 ///    the sleep's arrival here. The time between segments, spent in the scheduler's own code
 ///    (a lock another test holds, the queue) or waiting for a drive, is not the caller's. The
 ///    reading lies in one segment, and that segment ends microseconds after it (the call into
@@ -45,25 +46,29 @@ final class RealClockTimeline: Sendable {
         case suspending
     }
 
-    /// The real clocks read together, in attoseconds since each clock's epoch, and the thread.
+    /// What a sleep's arrival reads, on the thread that made it: both real clocks, and the
+    /// stretch of work running there (`RealClockStretch.h`).
     struct Readings: Sendable {
-        let thread: UInt
-        let continuous: Int128
-        let suspending: Int128
+        let now: schedulers_moment
+        let stretch: schedulers_stretch
 
         init() {
-            thread = currentThreadIdentity()
-            continuous = ContinuousClock().systemEpoch.duration(to: .now).attoseconds
-            suspending = SuspendingClock().systemEpoch.duration(to: .now).attoseconds
+            now = schedulers_real_clocks_now()
+            stretch = schedulers_stretch_get()
         }
 
-        func real(_ clock: RealClock) -> Int128 { clock == .continuous ? continuous : suspending }
+        func real(_ clock: RealClock) -> Int128 { Self.real(now, clock) }
+
+        /// `moment` on `clock`, in attoseconds since the clock's epoch.
+        static func real(_ moment: schedulers_moment, _ clock: RealClock) -> Int128 {
+            Int128(clock == .continuous ? moment.continuous : moment.suspending) * 1_000_000_000
+        }
     }
 
     /// How many mapped deadlines are remembered per clock, for rule 1.
     static let capacity = 16
 
-    /// How many hops of running tasks are remembered until their jobs run.
+    /// How many queued hops of running tasks are remembered until their jobs run.
     static let hopCapacity = 64
 
     /// One millisecond, in attoseconds: the grid of rule 2.
@@ -78,11 +83,10 @@ final class RealClockTimeline: Sendable {
     private struct State: Sendable {
         var continuous: [Mapped] = []
         var suspending: [Mapped] = []
-        /// The stretch of work running on each thread.
-        var stretches: [Stretch] = []
-        /// The hops that running tasks made, by job address, with the segments of the stretch
-        /// they continue: the hop's job goes on with it, however late it runs.
-        var hops: [(job: UInt, segments: Segments)] = []
+        /// The hops that running tasks made and that were queued (not parked: a hop off the
+        /// main actor's stand-in, say), by job address, with the stretch they continue: the
+        /// hop's job goes on with it, however late and on whichever thread it runs.
+        var hops: [(job: UInt, stretch: schedulers_stretch)] = []
 
         subscript(clock: RealClock) -> [Mapped] {
             get { clock == .continuous ? continuous : suspending }
@@ -92,147 +96,62 @@ final class RealClockTimeline: Sendable {
         }
     }
 
-    /// One moment on both real clocks, in attoseconds since each clock's epoch.
-    struct Moment: Sendable {
-        let continuous: Int128
-        let suspending: Int128
-
-        func real(_ clock: RealClock) -> Int128 { clock == .continuous ? continuous : suspending }
-    }
-
-    /// One segment of a stretch (rule 2).
-    struct Segment: Sendable {
-        let start: Moment
-        /// Nil while the segment runs.
-        var end: Moment?
-    }
-
-    /// A stretch of work on one thread (rule 2).
-    struct Stretch: Sendable {
-        let thread: UInt
-        /// The address of the job running its last segment (its task's).
-        let job: UInt
-        /// Oldest first; the last one runs.
-        var segments: Segments
-    }
-
-    /// The latest four segments of a stretch, oldest first, held inline: a stretch begins with
-    /// every job the scheduler runs, and must not cost an allocation. Four cover a sleep's
-    /// path (`Task.sleep(for:)` from a closure: the job, then hops into the closure, into
-    /// `sleep(until:)`, into the runtime's sleep), and the reading is in one of the last.
-    struct Segments: Sendable {
-        private var first: Segment?
-        private var second: Segment?
-        private var third: Segment?
-        private var fourth: Segment?
-
-        init(_ segment: Segment) {
-            first = segment
-        }
-
-        /// Adds `segment` after the others, dropping the oldest if there are four.
-        mutating func append(_ segment: Segment) {
-            if second == nil {
-                second = segment
-            } else if third == nil {
-                third = segment
-            } else if fourth == nil {
-                fourth = segment
-            } else {
-                (first, second, third, fourth) = (second, third, fourth, segment)
-            }
-        }
-
-        /// Ends the last segment at `moment`.
-        mutating func endLast(at moment: Moment) {
-            if fourth != nil {
-                fourth!.end = moment
-            } else if third != nil {
-                third!.end = moment
-            } else if second != nil {
-                second!.end = moment
-            } else {
-                first?.end = moment
-            }
-        }
-
-        /// Calls `body` with each segment, newest first.
-        func forEachNewestFirst(_ body: (Segment) -> Void) {
-            if let fourth { body(fourth) }
-            if let third { body(third) }
-            if let second { body(second) }
-            if let first { body(first) }
-        }
-    }
-
     private let state = Lock(State())
+    /// `state.hops.count`, so that a job begins without the lock while no hop is queued.
+    private let queuedHops = Atomic<Int>(0)
 
     /// The job at address `job` begins to run on this thread: a new stretch of work, or the one
-    /// its task's hop continues (``hopMade(_:)``). Give the result back to ``stretchEnds(_:)``
-    /// once the job returns.
-    func stretchBegins(for job: UInt) -> Stretch? {
-        let now = Readings()
-        let segment = Segment(start: Moment(continuous: now.continuous, suspending: now.suspending))
-        return state.withLock { state in
-            var segments = Segments(segment)
-            if !state.hops.isEmpty, let index = state.hops.lastIndex(where: { $0.job == job }) {
-                segments = state.hops.remove(at: index).segments
-                segments.append(segment)
-            }
-            let stretch = Stretch(thread: now.thread, job: job, segments: segments)
-            if let index = state.stretches.firstIndex(where: { $0.thread == now.thread }) {
-                let outer = state.stretches[index]
-                state.stretches[index] = stretch
-                return outer
-            }
-            state.stretches.append(stretch)
-            return nil
+    /// its task's hop continues (``hopMade(_:parked:)``). Call ``stretchEnds()`` once the job
+    /// returns.
+    func stretchBegins(for job: UInt) {
+        guard queuedHops.load(ordering: .relaxed) > 0, let queued = queuedHop(job) else {
+            schedulers_stretch_begin(job, nil)
+            return
         }
+        withUnsafePointer(to: queued) { schedulers_stretch_begin(job, $0) }
     }
 
-    /// The job ``stretchBegins(for:)`` began returned: the stretch it interrupted (a job that
-    /// drives the scheduler runs jobs inside its own), if any, goes on.
-    func stretchEnds(_ outer: Stretch?) {
-        let thread = currentThreadIdentity()
+    /// The stretch a queued hop of `job` continues, taken out of the table.
+    private func queuedHop(_ job: UInt) -> schedulers_stretch? {
         state.withLock { state in
-            guard let index = state.stretches.firstIndex(where: { $0.thread == thread }) else { return }
-            if let outer { state.stretches[index] = outer } else { state.stretches.remove(at: index) }
+            guard let index = state.hops.lastIndex(where: { $0.job == job }) else { return nil }
+            queuedHops.subtract(1, ordering: .relaxed)
+            return state.hops.remove(at: index).stretch
         }
     }
 
-    /// Notes, in the global-enqueue hook and before it takes any lock, that the task running on
-    /// this thread hops: the end of its segment.
-    static func hopEnters() {
-        schedulers_hop_entry_set(
-            Int64(truncatingIfNeeded: ContinuousClock().systemEpoch.duration(to: .now).attoseconds / 1_000_000_000),
-            Int64(truncatingIfNeeded: SuspendingClock().systemEpoch.duration(to: .now).attoseconds / 1_000_000_000))
+    /// The job ``stretchBegins(for:)`` began returned: the hop it parked goes on with its
+    /// stretch, else the stretch it interrupted (a job that drives the scheduler runs jobs
+    /// inside its own), if any, goes on.
+    func stretchEnds() {
+        schedulers_stretch_end()
     }
 
     /// `job` is being enqueued: if it is the job running on this thread (its task hops), its
-    /// segment ends (where ``hopEnters()`` noted it, else now), and the job goes on with the
-    /// stretch when it runs.
-    func hopMade(_ job: UInt) {
-        let thread = currentThreadIdentity()
-        let end: Moment
-        let entered = schedulers_hop_entry_continuous_get()
-        if entered != 0 {
-            end = Moment(
-                continuous: Int128(entered) * 1_000_000_000,
-                suspending: Int128(schedulers_hop_entry_suspending_get()) * 1_000_000_000)
-            schedulers_hop_entry_set(0, 0)
-        } else {
-            let now = Readings()
-            end = Moment(continuous: now.continuous, suspending: now.suspending)
+    /// segment ends (where the hop entered the global-enqueue hook, else now), and the job goes
+    /// on with the stretch when it runs: at once if it was `parked` (kept on this thread),
+    /// else whenever it runs.
+    func hopMade(_ job: UInt, parked: Bool) {
+        if parked {
+            Self.parkedHopMade(job)
+            return
         }
+        var hop = schedulers_stretch()
+        guard schedulers_stretch_hop_made(job, 0, &hop) != 0 else { return }
         state.withLock { state in
-            guard let index = state.stretches.firstIndex(where: { $0.thread == thread }), state.stretches[index].job == job else {
-                return
+            if state.hops.count == Self.hopCapacity {
+                state.hops.removeFirst()
+            } else {
+                queuedHops.add(1, ordering: .relaxed)
             }
-            var segments = state.stretches[index].segments
-            segments.endLast(at: end)
-            if state.hops.count == Self.hopCapacity { state.hops.removeFirst() }
-            state.hops.append((job, segments))
+            state.hops.append((job, hop))
         }
+    }
+
+    /// A hop of the running task, parked on this thread: see ``hopMade(_:parked:)``.
+    @inline(__always)
+    static func parkedHopMade(_ job: UInt) {
+        _ = schedulers_stretch_hop_made(job, 1, nil)
     }
 
     /// The virtual time at which a sleep until `deadline` on `clock` wakes, `deadline` being
@@ -256,8 +175,8 @@ final class RealClockTimeline: Sendable {
                 // the newest window that holds one (the windows of later segments lie lower).
                 let arrival = deadline - readings.real(clock)
                 var delay = Self.roundedUp(arrival)
-                if let stretch = state.stretches.first(where: { $0.thread == readings.thread }) {
-                    delay = Self.delay(deadline, clock, stretch.segments, arrival: arrival)
+                if readings.stretch.job != 0, readings.stretch.count > 0 {
+                    delay = Self.delay(deadline, clock, readings.stretch, arrival: arrival)
                 }
                 time = virtualNow + VirtualTime(attoseconds: max(delay, 0))
             }
@@ -283,14 +202,18 @@ final class RealClockTimeline: Sendable {
     /// segment whose end comes closest after a whole millisecond is taken, the newest on a tie.
     /// No window holds one (a duration below a millisecond, or between two): the arrival,
     /// rounded up.
-    private static func delay(_ deadline: Int128, _ clock: RealClock, _ segments: Segments, arrival: Int128) -> Int128 {
+    private static func delay(_ deadline: Int128, _ clock: RealClock, _ stretch: schedulers_stretch, arrival: Int128) -> Int128 {
         var closest: (delay: Int128, rounding: Int128)?
-        segments.forEachNewestFirst { segment in
-            let remaining = segment.end.map { deadline - $0.real(clock) } ?? arrival
-            let delay = roundedUp(remaining)
-            let rounding = delay - remaining
-            guard delay <= deadline - segment.start.real(clock), rounding < closest?.rounding ?? grid else { return }
-            closest = (delay, rounding)
+        let count = Int(min(stretch.count, UInt32(SCHEDULERS_STRETCH_SEGMENTS)))
+        withUnsafeBytes(of: stretch.segments) { bytes in
+            let segments = bytes.bindMemory(to: schedulers_segment.self)
+            for segment in segments[0..<count].reversed() {
+                let remaining = segment.end.continuous == 0 ? arrival : deadline - Readings.real(segment.end, clock)
+                let delay = roundedUp(remaining)
+                let rounding = delay - remaining
+                guard delay <= deadline - Readings.real(segment.start, clock), rounding < closest?.rounding ?? grid else { continue }
+                closest = (delay, rounding)
+            }
         }
         return closest?.delay ?? roundedUp(arrival)
     }

@@ -39,19 +39,19 @@ import Musl
 /// Dispatch callback, a task queued behind a shared actor. Freed with the scheduler, the
 /// executor was then called through freed memory (ASan: heap-use-after-free in `enqueue`). So a
 /// stand-in is made only when a capture first needs it and is never freed (a few dozen bytes per
-/// scheduler that captured main-actor work); it refers to its scheduler's core weakly, and once
+/// scheduler that captured main-actor work); it refers to its scheduler weakly, and once
 /// the scheduler is gone (``VirtualTimeCore/isClosed``) it releases each job it is handed
 /// without running it: the task never finishes, as with the jobs pending at the scheduler's
 /// deinit, and nothing of it runs after the test.
 final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
-    // `@unchecked`: `weakCore` is written once, in `init`, and only read afterwards (the runtime
-    // makes weak loads thread-safe); the class holds nothing else.
-    private nonisolated(unsafe) weak var weakCore: VirtualTimeCore?
-    /// The scheduler, for the identity of the tasks it takes and the work arriving from outside.
+    // `@unchecked`: `weakScheduler` is written once, in `init`, and only read afterwards (the
+    // runtime makes weak loads thread-safe); the class holds nothing else.
+    /// The scheduler, weakly: one weak reference, so that the stand-in keeps one side table
+    /// behind it (the scheduler's, which its clock's references form anyway), not a second one
+    /// for its core; the core is reached through it.
     private nonisolated(unsafe) weak var weakScheduler: TestScheduler?
 
     init(scheduler: TestScheduler) {
-        weakCore = scheduler.core
         weakScheduler = scheduler
     }
 
@@ -66,7 +66,8 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             return
         }
         // The scheduler is gone: released without running (see "Lifetime").
-        guard let core = weakCore, !core.isClosed, let scheduler = weakScheduler else { return }
+        guard let scheduler = weakScheduler, !scheduler.core.isClosed else { return }
+        let core = scheduler.core
         // The task a running yield resumes, or a hop of the running task: on at once.
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
             && CapturedJobRun.parkHop(job, onStandIn: true)
@@ -84,7 +85,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         if !CapturedTasks.isInside(scheduler) { scheduler.noteArrivalFromOutside(.mainActor) }
         let arrivals = scheduler.arrivals
         arrivals.noteQueued(job)
-        // The action holds this executor, which refers to the core weakly: no cycle.
+        // The action holds this executor, which refers to the scheduler weakly: no cycle.
         let isYield = YieldedJob.isYield(job)
         let action: @Sendable () -> Void = {
             arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job in self.run(job) } }
@@ -104,7 +105,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         } else if let drive = AsyncDrive.current {
             drive.deferMainActorJob(job, standIn: self)
         } else {
-            if let core = weakCore { MainActorWarning.drivenOffTheMainActor(core: core) }
+            if let core = weakScheduler?.core { MainActorWarning.drivenOffTheMainActor(core: core) }
             // To the main queue, which holds the main actor while the block runs; not through
             // the runtime, which would hand a captured task straight back to this executor.
             DispatchQueue.main.async { self.runDeferred(job) }

@@ -5,8 +5,9 @@ import Synchronization
 /// the tasks driving asynchronous captures (``CapturedTasks``), the bodies a scheduler runs
 /// (``OutsideArrivals``). Usually it holds none or one (one test's capture at a time), and then
 /// ``contains(_:)`` takes no lock: two atomic loads, where the lock and a search were a tenth of
-/// a captured task's cost in the hook (callgrind).
-final class TaskAddressList: Sendable {
+/// a captured task's cost in the hook (callgrind). Noncopyable and stored inline in its owner,
+/// so that it costs no allocation of its own (one per scheduler, beside its main-actor stand-in).
+struct TaskAddressList: ~Copyable, Sendable {
     private let list = Lock([UInt]())
     /// `list.count`, written under the lock.
     private let count = Atomic<Int>(0)

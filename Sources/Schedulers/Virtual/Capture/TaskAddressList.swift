@@ -14,9 +14,6 @@ struct TaskAddressList: ~Copyable, Sendable {
     /// The one address while `count` is 1, else 0; written under the lock, before `count`.
     private let only = Atomic<UInt>(0)
 
-    /// Whether it holds no task: one atomic load.
-    var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
-
     func add(_ task: UInt) {
         list.withLock { list in
             list.append(task)

@@ -20,10 +20,12 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 }
 
 // This header is the target's umbrella header (it is named after the target), so the target's
-// other headers come in through it: the other thread-local slots, and the prefetch hint.
+// other headers come in through it: the other thread-local slots, the prefetch hint, and the
+// sole-reference test of a reusable disposable.
 #include "ImmediateRecursionSlot.h"
 #include "CapturedHopSlot.h"
 #include "Prefetch.h"
 #include "RealClockStretch.h"
+#include "SoleReference.h"
 
 #endif

@@ -87,7 +87,7 @@ extension TestScheduler: TaskExecutor {
         if isYield {
             core.holdYield(run)
         } else {
-            _ = core.enqueue(interval: nil, action: run) { now in now }
+            core.enqueueWithoutDisposable(action: run) { now in now }
         }
     }
 }

@@ -41,8 +41,11 @@ struct VirtualTime: Hashable, Comparable, Sendable {
     // Computed constants rather than stored `static let`s: those would cost a lazy-initialisation
     // check on every use, and some are used on every schedule.
 
-    /// 2^62 s, in attoseconds: the exact range's bound (exclusive).
-    static var exactLimit: Int128 { (Int128(1) << 62) * 1_000_000_000_000_000_000 }
+    /// 2^62 s, in attoseconds: the exact range's bound (exclusive). A literal, and inlined: the
+    /// product `(1 << 62) * 10^18` was a call on every schedule (callgrind).
+    static var exactLimit: Int128 {
+        @inline(__always) get { 4_611_686_018_427_387_904_000_000_000_000_000_000 }
+    }
     /// 2^62 s, in seconds.
     static var exactLimitSeconds: Double { 0x1p62 }
     /// Where the far encoding starts: above every exact value (`exactLimit` < 2^122).
@@ -109,7 +112,9 @@ struct VirtualTime: Hashable, Comparable, Sendable {
                 return
             }
         }
-        let magnitude = Int128(Self.roundedAttoseconds(seconds.magnitude))
+        // Below 2^122 (see `roundedAttoseconds`): the bit pattern is the value, without the
+        // generic checked conversion, a call on every schedule of a date off the nanosecond grid.
+        let magnitude = Int128(bitPattern: Self.roundedAttoseconds(seconds.magnitude))
         self.init(raw: seconds < 0 ? -magnitude : magnitude)
     }
 

@@ -1,4 +1,6 @@
+import Foundation
 @_spi(SchedulersInternal) import Disposables
+import CurrentSchedulerSlot
 import Synchronization
 
 /// The state a ``TestScheduler`` shares with its scheduled actions. Pending actions point here
@@ -24,6 +26,11 @@ final class VirtualTimeCore: Sendable {
         /// Jobs that yielded (YieldedJob.swift), waiting for the current moment to run out.
         /// Counted in `liveCount`.
         var heldYields: [@Sendable () -> Void] = []
+        /// The disposable `enqueue` handed out last, retained here so that the next `enqueue`
+        /// can rename it if nobody else refers to it by then (VirtualAction.swift, "Reused").
+        /// Unmanaged, so that looking at it takes no reference of its own. It refers to this
+        /// core: `discardPending` (the scheduler's deinit) lets go of it, ending the cycle.
+        var spare: Unmanaged<VirtualAction>?
     }
 
     /// What one drive remembers between its steps about the held yields of the moment it is at.
@@ -128,35 +135,89 @@ final class VirtualTimeCore: Sendable {
         warned.load(ordering: .relaxed) & warning.rawValue != 0
     }
 
+    /// Queues `action` and returns its disposable: the one handed out last, renamed, if nobody
+    /// else refers to it any more, else a new one (VirtualAction.swift, "Reused").
+    ///
     /// - Parameters:
     ///   - interval: the time between runs, or nil for a one-shot action.
     ///   - due: when it is due, given `now` (a past or infinite time is clamped here).
+    ///
+    /// Inlined, so that `due` is too: called through a specialisation instead, its captures were
+    /// passed retained, an atomic increment and decrement per `schedule` (callgrind).
+    @inline(__always)
     func enqueue(
         interval: VirtualTime?, action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime
     ) -> VirtualAction {
         // Taken out under the lock, resumed after it (a captured local, as in `popNext`).
         var parked: [CheckedContinuation<Void, Never>] = []
-        let (slot, sequence) = state.withLock { state in
-            let sequence = state.nextSequence
-            state.nextSequence &+= 1
-            state.liveCount += 1
-            // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
-            // date becomes the largest finite one, so that running it never makes `now` infinite.
-            let time = max(min(due(state.now), .greatestFinite), state.now)
-            let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
-            let key = VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil)
-            // Due now, with the newest sequence number: after everything in the run (a burst of
-            // `schedule {}`, a moment's jobs), so it joins it without a comparison.
-            if time == state.now {
-                state.queue.pushOntoRun(key)
-            } else {
-                state.queue.push(key, order: state.slots)
+        var replaced: Unmanaged<VirtualAction>?
+        let handle = state.withLock { state in
+            let (slot, sequence) = insert(&state, interval: interval, action: action, due: due, parked: &parked)
+            if let spare = state.spare, schedulers_is_solely_referenced(spare.toOpaque()) {
+                spare._withUnsafeGuaranteedRef { $0.rename(slot: slot, sequence: sequence) }
+                // The caller's reference, taken before the lock goes: until then another
+                // `enqueue` would find the spare solely referenced and rename it again.
+                return spare.retain()
             }
-            if !state.parkedDrivers.isEmpty, time <= state.now { swap(&parked, &state.parkedDrivers) }
-            return (slot, sequence)
+            let made = Unmanaged.passRetained(VirtualAction(core: self, slot: slot, sequence: sequence))
+            replaced = state.spare
+            state.spare = made
+            return made.retain()
+        }
+        // Released here, outside the lock: a disposable's deinit releases this core.
+        replaced?.release()
+        for driver in parked { driver.resume() }
+        return handle.takeRetainedValue()
+    }
+
+    /// Queues `action` without a disposable, for the scheduler's own work that nothing disposes
+    /// (a captured job, a yield released, a real-clock sleep's wake-up).
+    func enqueueWithoutDisposable(action: @escaping @Sendable () -> Void, due: (_ now: VirtualTime) -> VirtualTime) {
+        var parked: [CheckedContinuation<Void, Never>] = []
+        state.withLock { state in
+            _ = insert(&state, interval: nil, action: action, due: due, parked: &parked)
         }
         for driver in parked { driver.resume() }
-        return VirtualAction(core: self, slot: slot, sequence: sequence)
+    }
+
+    /// Puts `action` in a slot and its key in the queue, under the lock; hands back the parked
+    /// drivers to wake if it is due now, and the action's name for its disposable.
+    @inline(__always)
+    private func insert(
+        _ state: inout State, interval: VirtualTime?, action: @escaping @Sendable () -> Void,
+        due: (_ now: VirtualTime) -> VirtualTime, parked: inout [CheckedContinuation<Void, Never>]
+    ) -> (slot: UInt32, sequence: UInt64) {
+        let sequence = state.nextSequence
+        state.nextSequence &+= 1
+        state.liveCount += 1
+        // Forward-only time: a past date is due now (callers turn NaN into now). An infinite
+        // date becomes the largest finite one, so that running it never makes `now` infinite.
+        let time = max(min(due(state.now), .greatestFinite), state.now)
+        let slot = state.slots.occupy(action, at: time, sequence: sequence, interval: interval)
+        let key = VirtualTimeKey(time: time, slot: slot, isRepeating: interval != nil)
+        // Due now, with the newest sequence number: after everything in the run (a burst of
+        // `schedule {}`, a moment's jobs), so it joins it without a comparison.
+        if time == state.now {
+            state.queue.pushOntoRun(key)
+        } else {
+            state.queue.push(key, order: state.slots)
+        }
+        if !state.parkedDrivers.isEmpty, time <= state.now { swap(&parked, &state.parkedDrivers) }
+        return (slot, sequence)
+    }
+
+    /// The time `date` (not NaN) denotes when virtual time is `now` (VirtualTime+Dates.swift).
+    /// Where that time's own date is not `date`, ``TestScheduler/now`` will read `date` there.
+    /// Call it under the lock (as `enqueue`'s `due` does) or while driving, so that `now`
+    /// cannot move meanwhile.
+    func resolve(_ date: Date, against now: VirtualTime) -> VirtualTime {
+        let reading = dateReadings?.date(at: now)?.timeIntervalSinceReferenceDate
+        let (time, keepsDate) = VirtualTime.resolving(
+            seconds: date.timeIntervalSinceReferenceDate, against: now, reading: reading)
+        if keepsDate && time > now {
+            makeDateReadings().record(date, at: time, now: now)
+        }
+        return time
     }
 
     /// Puts a repeating action back, one interval after it last ran, unless it was disposed.
@@ -344,9 +405,12 @@ final class VirtualTimeCore: Sendable {
             state.disposedInQueue = 0
             let held = state.heldYields
             state.heldYields = []
-            return (state.slots.removeAll(), held)
+            let spare = state.spare
+            state.spare = nil
+            return (state.slots.removeAll(), held, spare)
         }
         // Released here, outside the lock: a closure's captures may run arbitrary deinit code.
+        discarded.2?.release()
         _ = discarded
     }
 

@@ -334,6 +334,7 @@ struct VirtualTimeKey: Sendable {
     /// Kept here so that popping a one-shot action reads nothing but its slot's entry.
     var isRepeating: Bool
 
+    @inline(__always)
     init(time: VirtualTime, slot: UInt32, isRepeating: Bool) {
         coarseTime = time.coarse
         self.slot = slot

@@ -93,7 +93,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         if isYield {
             core.holdYield(action)
         } else {
-            _ = core.enqueue(interval: nil, action: action) { now in now }
+            core.enqueueWithoutDisposable(action: action) { now in now }
         }
     }
 

@@ -31,7 +31,15 @@ final class VirtualTimeCore: Sendable {
         /// Unmanaged, so that looking at it takes no reference of its own. It refers to this
         /// core: `discardPending` (the scheduler's deinit) lets go of it, ending the cycle.
         var spare: Unmanaged<VirtualAction>?
+        /// Spares in a row that were still referenced when the next action came: a caller
+        /// that keeps its disposables (a reactive operator adding each to a composite) would
+        /// pay a retain and a release per `schedule` for a spare it never frees. From
+        /// ``spareMissLimit`` on, only every 64th `schedule` keeps one, to notice a change.
+        var spareMisses: UInt8 = 0
     }
+
+    /// See ``State/spareMisses``.
+    static var spareMissLimit: UInt8 { 4 }
 
     /// What one drive remembers between its steps about the held yields of the moment it is at.
     ///
@@ -154,20 +162,36 @@ final class VirtualTimeCore: Sendable {
         let handle = state.withLock { state in
             let (slot, sequence) = insert(&state, interval: interval, action: action, due: due, parked: &parked)
             if let spare = state.spare, schedulers_is_solely_referenced(spare.toOpaque()) {
+                state.spareMisses = 0
                 spare._withUnsafeGuaranteedRef { $0.rename(slot: slot, sequence: sequence) }
                 // The caller's reference, taken before the lock goes: until then another
                 // `enqueue` would find the spare solely referenced and rename it again.
                 return spare.retain()
             }
-            let made = Unmanaged.passRetained(VirtualAction(core: self, slot: slot, sequence: sequence))
-            replaced = state.spare
-            state.spare = made
-            return made.retain()
+            return makeDisposable(&state, slot: slot, sequence: sequence, replacing: &replaced)
         }
         // Released here, outside the lock: a disposable's deinit releases this core.
         replaced?.release()
         for driver in parked { driver.resume() }
         return handle.takeRetainedValue()
+    }
+
+    /// A new disposable for the action at `slot`, with the caller's reference, kept as the
+    /// spare unless the last ``spareMissLimit`` spares were all still referenced (see
+    /// ``State/spareMisses``). The spare it replaces comes back in `replaced`, to be released
+    /// outside the lock. Out of line: `enqueue` is inlined at every `schedule`.
+    private func makeDisposable(
+        _ state: inout State, slot: UInt32, sequence: UInt64, replacing replaced: inout Unmanaged<VirtualAction>?
+    ) -> Unmanaged<VirtualAction> {
+        let made = Unmanaged.passRetained(VirtualAction(core: self, slot: slot, sequence: sequence))
+        if state.spare != nil, state.spareMisses < Self.spareMissLimit { state.spareMisses += 1 }
+        replaced = state.spare
+        guard state.spareMisses < Self.spareMissLimit || sequence & 63 == 0 else {
+            state.spare = nil
+            return made
+        }
+        state.spare = made
+        return made.retain()
     }
 
     /// Queues `action` without a disposable, for the scheduler's own work that nothing disposes

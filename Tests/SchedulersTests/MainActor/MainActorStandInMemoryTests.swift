@@ -34,6 +34,7 @@ import TestSupport
         #expect(standIn.currentScheduler === scheduler)
         scheduler = nil
         #expect(weakScheduler.object == nil, "the stand-in kept its scheduler alive")
+        #expect(!standIn.isAttached, "the scheduler's deinit left its address in the stand-in")
         #expect(standIn.currentScheduler == nil, "the stand-in still answers a freed scheduler")
     }
 

@@ -96,6 +96,12 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     /// The scheduler, or nil once it is gone (for tests).
     var currentScheduler: TestScheduler? { scheduler }
 
+    /// Whether the link still holds an address (for tests: a deinit that did not ``detach()``
+    /// leaves a freed scheduler's address here, which neither AddressSanitizer nor
+    /// ``currentScheduler`` notices, as `swift_tryRetain` reads it inside the uninstrumented
+    /// runtime and usually finds a deinitialised count there).
+    var isAttached: Bool { Self.links.withLock { _ in link.pointee != nil } }
+
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if CapturedTasks.isBody(CapturedTasks.address(of: job)) {

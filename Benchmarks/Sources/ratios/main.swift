@@ -236,9 +236,9 @@ func residentGrowthPerCapture(_ shape: CaptureMemoryWorkload.Shape) -> Double {
 for shape in CaptureMemoryWorkload.Shape.allCases where selected("Resident memory per capture, \(shape.rawValue)") {
     var growth = Samples()
     for _ in 0..<3 { growth.values.append(residentGrowthPerCapture(shape)) }
-    // MainActorStandIn.swift: "a few dozen bytes per scheduler", 56 measured (a nonisolated
-    // capture makes no stand-in).
-    let documented = shape == .nonisolated ? 0.0 : 56
+    // MainActorStandIn.swift, "Lifetime": a 32-byte slot per scheduler (a nonisolated capture
+    // makes no stand-in).
+    let documented = shape == .nonisolated ? 0.0 : 32
     let row = Row(
         workload: "Resident memory per capture, \(shape.rawValue), 100k", unit: "bytes/capture", ours: growth,
         limitName: "documented per scheduler", limit: Samples(values: [documented]), target: .bytes(documented))

@@ -92,6 +92,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     deinit {
+        // First: from here on, a job handed to the stand-in (a task resuming after the test)
+        // is released without running, and nothing retains this scheduler through it.
+        let standIn = standInAddress.load(ordering: .acquiring)
+        if standIn != 0 {
+            Unmanaged<MainActorStandIn>.fromOpaque(UnsafeRawPointer(bitPattern: standIn)!).takeUnretainedValue().detach()
+        }
         if capturesTasks.load(ordering: .relaxed) {
             CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
         }
@@ -112,15 +118,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     var mainActorStandIn: MainActorStandIn {
         let address = standInAddress.load(ordering: .acquiring)
         if address != 0 { return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!).takeUnretainedValue() }
-        // Retained and never released: tasks keep unowned references to it.
-        let made = Unmanaged.passRetained(MainActorStandIn(scheduler: self))
+        // Never freed: tasks keep unowned references to it.
+        let made = MainActorStandIn.make(for: self)
         let (exchanged, found) = standInAddress.compareExchange(
-            expected: 0, desired: UInt(bitPattern: made.toOpaque()), ordering: .acquiringAndReleasing)
-        if exchanged {
-            MainExecutorCheckHook.register(made.takeUnretainedValue())
-            return made.takeUnretainedValue()
-        }
-        made.release()
+            expected: 0, desired: UInt(bitPattern: Unmanaged.passUnretained(made).toOpaque()), ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        // Another thread made one first (rare): this one, never handed out, cannot be freed
+        // either (32 bytes); detached, it would release any job.
+        made.detach()
         return Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: found)!).takeUnretainedValue()
     }
 

@@ -38,22 +38,69 @@ import Musl
 /// its test's scheduler is gone: a `Task.sleep` on a real clock, a continuation resumed from a
 /// Dispatch callback, a task queued behind a shared actor. Freed with the scheduler, the
 /// executor was then called through freed memory (ASan: heap-use-after-free in `enqueue`). So a
-/// stand-in is made only when a capture first needs it and is never freed (a few dozen bytes per
-/// scheduler that captured main-actor work); it refers to its scheduler weakly, and once
-/// the scheduler is gone (``VirtualTimeCore/isClosed``) it releases each job it is handed
-/// without running it: the task never finishes, as with the jobs pending at the scheduler's
-/// deinit, and nothing of it runs after the test.
+/// stand-in is made only when a capture first needs it and is never freed: 32 bytes per
+/// scheduler that captured main-actor work, in ``MainActorStandInSlab``'s blocks, and nothing
+/// else (no weak reference, whose side table would stay with it, and no entry in a table). Once
+/// the scheduler is gone (``detach()``, or ``VirtualTimeCore/isClosed``) it releases each job it
+/// is handed without running it: the task never finishes, as with the jobs pending at the
+/// scheduler's deinit, and nothing of it runs after the test.
 final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
-    // `@unchecked`: `weakScheduler` is written once, in `init`, and only read afterwards (the
-    // runtime makes weak loads thread-safe); the class holds nothing else.
-    /// The scheduler, weakly: one weak reference, so that the stand-in keeps one side table
-    /// behind it (the scheduler's, which its clock's references form anyway), not a second one
-    /// for its core; the core is reached through it.
-    private nonisolated(unsafe) weak var weakScheduler: TestScheduler?
+    // `@unchecked`: it has no stored properties; its scheduler's address, in the word after it
+    // (``link``), is only read and written under `links`.
 
-    init(scheduler: TestScheduler) {
-        weakScheduler = scheduler
+    /// Only ``MainActorStandInSlab`` makes stand-ins (``make(for:)``): one made here would have
+    /// no ``link`` word after it.
+    private init() {}
+
+    /// A new stand-in for `scheduler` (nil: one that releases every job it is handed), made in
+    /// a ``MainActorStandInSlab`` block and never freed.
+    static func make(for scheduler: TestScheduler?) -> MainActorStandIn {
+        let standIn = MainActorStandInSlab.make()
+        let address = scheduler.map { Unmanaged.passUnretained($0).toOpaque() }
+        links.withLock { _ in standIn.link.pointee = address }
+        return standIn
     }
+
+    /// The word after the object, in its slab slot: the scheduler, unretained, or nil once its
+    /// deinit began (``detach()``). Not a weak reference: that would keep the scheduler's side
+    /// table (32 bytes) alive with this never-freed object.
+    private var link: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+        Unmanaged.passUnretained(self).toOpaque().advanced(by: MainActorStandInSlab.objectSize)
+            .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    }
+
+    /// Guards every stand-in's ``link``: one lock for all, so that a stand-in needs no
+    /// allocation of its own (a ``Lock`` per stand-in would be one more, never freed either). It
+    /// is held only to read or clear an address and to try to retain the scheduler, never while
+    /// a job runs or a scheduler deinitialises, so it is barely contended.
+    private static let links = Lock(())
+
+    /// Called first thing in the scheduler's deinit, on the thread that releases it: from now on
+    /// the stand-in has no scheduler, and no thread can get the scheduler through it.
+    func detach() {
+        Self.links.withLock { _ in link.pointee = nil }
+    }
+
+    /// The scheduler, retained, or nil once it is gone. Under the lock, the address is that of a
+    /// live object (its deinit clears it under the same lock before anything is freed); but its
+    /// last strong reference may already be gone, with the deinit about to start or waiting for
+    /// the lock, and a plain retain would then hand out an object about to be freed. The
+    /// runtime's `swift_tryRetain` fails on an object whose deinit has begun.
+    private var scheduler: TestScheduler? {
+        Self.links.withLock { _ in
+            guard let address = link.pointee, swiftTryRetain(address) != nil else { return nil }
+            return Unmanaged<TestScheduler>.fromOpaque(address).takeRetainedValue()
+        }
+    }
+
+    /// The scheduler, or nil once it is gone (for tests).
+    var currentScheduler: TestScheduler? { scheduler }
+
+    /// Whether the link still holds an address (for tests: a deinit that did not ``detach()``
+    /// leaves a freed scheduler's address here, which neither AddressSanitizer nor
+    /// ``currentScheduler`` notices, as `swift_tryRetain` reads it inside the uninstrumented
+    /// runtime and usually finds a deinitialised count there).
+    var isAttached: Bool { Self.links.withLock { _ in link.pointee != nil } }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -66,7 +113,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             return
         }
         // The scheduler is gone: released without running (see "Lifetime").
-        guard let scheduler = weakScheduler, !scheduler.core.isClosed else { return }
+        guard let scheduler, !scheduler.core.isClosed else { return }
         let core = scheduler.core
         // The task a running yield resumes, or a hop of the running task: on at once.
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
@@ -85,7 +132,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         if !CapturedTasks.isInside(scheduler) { scheduler.noteArrivalFromOutside(.mainActor) }
         let arrivals = scheduler.arrivals
         arrivals.noteQueued(job)
-        // The action holds this executor, which refers to the scheduler weakly: no cycle.
+        // The action holds this executor, which does not retain the scheduler: no cycle.
         let isYield = YieldedJob.isYield(job)
         let action: @Sendable () -> Void = {
             arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job in self.run(job) } }
@@ -105,7 +152,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         } else if let drive = AsyncDrive.current {
             drive.deferMainActorJob(job, standIn: self)
         } else {
-            if let core = weakScheduler?.core { MainActorWarning.drivenOffTheMainActor(core: core) }
+            if let core = scheduler?.core { MainActorWarning.drivenOffTheMainActor(core: core) }
             // To the main queue, which holds the main actor while the block runs; not through
             // the runtime, which would hand a captured task straight back to this executor.
             DispatchQueue.main.async { self.runDeferred(job) }
@@ -116,7 +163,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     func runDeferred(_ job: UnownedJob) {
         #if compiler(>=6.3) && os(Linux)
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
-            let timeline = weakScheduler?.realClockTimeline
+            let timeline = scheduler?.realClockTimeline
             timeline?.stretchBegins(for: CapturedTasks.address(of: job))
             job.runSynchronously(on: asUnownedSerialExecutor())
             timeline?.stretchEnds()
@@ -136,3 +183,18 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         }
     }
 }
+
+/// The runtime's `swift_tryRetain`: retains an object and returns it, unless its deinit has
+/// begun (then nil, and nothing changes). Its C declaration is
+/// `HeapObject *swift_tryRetain(HeapObject *)` (read in the 6.3 runtime's disassembly: it returns
+/// its argument on success); declared as returning a `Bool`, a call read the low byte of the
+/// pointer, false for a live object whose count it had raised (measured). Looked up, not
+/// declared with `@_silgen_name`: the compiler warns that runtime names are reserved. The
+/// runtime exports it on every platform (it is part of its ABI); were it absent, the stand-in
+/// could not tell a live scheduler from one being freed, so it stops with a message that names it.
+private let swiftTryRetain: @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? = {
+    guard let address = RuntimeSymbol.address(of: "swift_tryRetain") else {
+        fatalError("MainActorStandIn: the Swift runtime does not export swift_tryRetain")
+    }
+    return unsafeBitCast(address, to: (@convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?).self)
+}()

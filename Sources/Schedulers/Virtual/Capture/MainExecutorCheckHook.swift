@@ -17,19 +17,18 @@ enum MainExecutorCheckHook {
     typealias Original = @convention(thin) (UnownedSerialExecutor) -> Bool
     typealias Hook = @convention(thin) (UnownedSerialExecutor, Original) -> Bool
 
-    /// The stand-ins' addresses: they are never freed (MainActorStandIn.swift, "Lifetime").
-    private static let standIns = Lock(Set<UInt>())
-
-    /// Records a stand-in, once, when it is made.
-    static func register(_ standIn: MainActorStandIn) {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(standIn).toOpaque())
-        standIns.withLock { _ = $0.insert(address) }
-    }
+    /// The second word of every stand-in's `UnownedSerialExecutor`: the witness table of
+    /// `MainActorStandIn: SerialExecutor` and the executor's kind, the same for all of them. So
+    /// an executor is a stand-in when its second word is this one, with no table of stand-ins:
+    /// such a table would grow by an entry for every scheduler that ever captured main-actor
+    /// work, since stand-ins are never freed (measured: about 21 bytes of resident memory per
+    /// scheduler, in a hash table that never shrinks).
+    private static let standInImplementation = unsafeBitCast(
+        MainActorStandIn.make(for: nil).asUnownedSerialExecutor(), to: (UInt, UInt).self).1
 
     private static let hook: Hook = { executor, original in
-        // The executor's identity is the first of its two words.
-        let identity = unsafeBitCast(executor, to: (UInt, UInt).self).0
-        if standIns.withLock({ $0.contains(identity) }) { return true }
+        // An executor is two words: its identity, then its witness table and kind.
+        if unsafeBitCast(executor, to: (UInt, UInt).self).1 == standInImplementation { return true }
         return MainExecutorCheckHook.runtimeHook.forward(
             to: { unsafeBitCast($0, to: Hook.self)(executor, original) },
             else: { original(executor) })

@@ -9,8 +9,10 @@ import Synchronization
 /// is scheduled while nobody else refers to it (the caller discarded it, as most do), renames
 /// it for that action instead of allocating another (``VirtualTimeCore/enqueue(interval:action:due:)``):
 /// an allocation and a deallocation saved per `schedule`, a fifth of what a scheduled action
-/// cost. Nobody can tell: a disposable is renamed only while the scheduler's reference is its
-/// only one, strong, unowned or weak, ever (`schedulers_is_solely_referenced`). The name is
+/// cost. No holder can tell: a disposable is renamed only while the scheduler's reference is its
+/// only one, strong, unowned or weak, ever (`schedulers_is_solely_referenced`). What a weak
+/// reference can see is the delay: the last disposable handed out lives until the next
+/// `schedule` or the scheduler's end (TestSchedulerDisposableReuseTests). The name is
 /// atomic so that the renaming, under the scheduler's lock, and a former holder's last reads,
 /// before it let go, are ordered by the reference count's release and acquire, not by a lock.
 final class VirtualAction: Disposable {

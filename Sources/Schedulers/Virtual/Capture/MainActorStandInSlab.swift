@@ -1,8 +1,17 @@
 @_spi(SchedulersInternal) import Disposables
 
-/// Where ``MainActorStandIn``s live: blocks of 512 slots of 32 bytes (16 KiB), each slot but the first one stand-in that is never
-/// freed, made with the Swift runtime's `swift_initStaticObject` (the entry point compiled code
-/// uses for objects in static memory), so that its reference count is immortal.
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where ``MainActorStandIn``s live: 32-byte slots in blocks of 64 KiB that the slab maps from
+/// the system itself (`mmap`), each slot one stand-in that is never freed, made with the Swift
+/// runtime's `swift_initStaticObject` (the entry point compiled code uses for objects in static
+/// memory), so that its reference count is immortal.
 ///
 /// Why not `MainActorStandIn()` on the heap: each never-freed object then sat alone among the
 /// short-lived allocations of its test, and the freed memory around it could no longer hold the
@@ -11,12 +20,16 @@
 /// 32 bytes per capture stayed allocated (one stand-in), but the heap grew by ~380 bytes per
 /// capture, ~350 of them free and unusable. Packed together here, the stand-ins pin nothing.
 ///
+/// Why mapped, not `malloc`ed, blocks: a block from the heap carried the allocator's header, and
+/// one slot of each went to a link to the block before it, so that memcheck counted the blocks as
+/// still reachable: 32.1 bytes per scheduler, not 32. A mapped block has neither (memcheck does
+/// not count mapped memory as the heap's), and its pages are zero, as a slot must start, and
+/// become resident only when a stand-in is first made in them: resident memory grows by 32 bytes
+/// per scheduler and by nothing ahead of the stand-ins (`workload memory`, Performance.md).
+///
 /// A slot is 32 bytes: the once-token `swift_initStaticObject` keeps before the object, the
 /// object (header only: a stand-in has no stored properties), and the word after it, its
-/// ``MainActorStandIn`` link to its scheduler. A block's first slot holds the address of the
-/// block before it, so that every block stays reachable from here (memcheck counts them as
-/// still reachable, as it did the heap's stand-ins, not as lost). Thread-safe: slots are handed
-/// out under a lock.
+/// ``MainActorStandIn`` link to its scheduler. Thread-safe: slots are handed out under a lock.
 enum MainActorStandInSlab {
     /// A Swift object's header: its metadata pointer and its reference counts.
     static let objectSize = 2 * MemoryLayout<UnsafeRawPointer>.size
@@ -24,12 +37,13 @@ enum MainActorStandInSlab {
     /// Once-token, object, link.
     private static let slotSize = MemoryLayout<Int>.size + objectSize + MemoryLayout<UnsafeRawPointer>.size
 
-    private static let slotsPerBlock = 512
+    /// 64 KiB: a mapping per 2,048 schedulers that captured main-actor work, and a whole number
+    /// of pages on every platform Swift runs on (4 KiB, 16 KiB).
+    private static let blockSize = 64 * 1024
 
-    /// The newest block, the next free slot in it and how many remain (none before the first).
+    /// The next free slot and how many remain in its block (none before the first block).
     private struct State: @unchecked Sendable {
-        // `@unchecked`: the addresses are only used under the lock.
-        var newestBlock: UnsafeMutableRawPointer?
+        // `@unchecked`: the address is only used under the lock.
         var next: UnsafeMutableRawPointer?
         var remaining = 0
     }
@@ -54,13 +68,8 @@ enum MainActorStandInSlab {
     static func make() -> MainActorStandIn {
         let slotAddress = state.withLock { state -> UInt in
             if state.remaining == 0 {
-                // Zeroed: a token of 0 means "not yet initialised", and a link of 0 means nil.
-                let block = UnsafeMutableRawPointer.allocate(byteCount: slotSize * slotsPerBlock, alignment: 16)
-                block.initializeMemory(as: UInt8.self, repeating: 0, count: slotSize * slotsPerBlock)
-                block.storeBytes(of: state.newestBlock, as: UnsafeMutableRawPointer?.self)
-                state.newestBlock = block
-                state.next = block.advanced(by: slotSize)
-                state.remaining = slotsPerBlock - 1
+                state.next = mapBlock()
+                state.remaining = blockSize / slotSize
             }
             let slot = state.next!
             state.next = slot.advanced(by: slotSize)
@@ -71,5 +80,18 @@ enum MainActorStandInSlab {
         let metadata = unsafeBitCast(MainActorStandIn.self as AnyClass, to: UnsafeRawPointer.self)
         let object = initStaticObject(metadata, slot.advanced(by: MemoryLayout<Int>.size))
         return Unmanaged<MainActorStandIn>.fromOpaque(object).takeUnretainedValue()
+    }
+
+    /// A new block of zeroed, readable and writable memory, never unmapped: zero is a slot's
+    /// start (a token of 0 means "not yet initialised", a link of 0 means nil). Its pages become
+    /// resident as stand-ins are made in them.
+    private static func mapBlock() -> UnsafeMutableRawPointer {
+        let block = mmap(nil, blockSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        // Out of address space: there is nowhere to make the stand-in, and a job that must run
+        // on the main actor cannot run without it.
+        guard let block, block != UnsafeMutableRawPointer(bitPattern: -1) else {
+            fatalError("MainActorStandInSlab: cannot map \(blockSize) bytes for main-actor stand-ins (errno \(errno))")
+        }
+        return block
     }
 }

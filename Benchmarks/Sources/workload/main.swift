@@ -81,13 +81,16 @@ let workloads: [String: (Int) -> () -> Void] = [
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // `workload memory SHAPE COUNT` prints resident memory's growth per capture over COUNT captures
-// of that shape (synchronousMainActor, asynchronousMainActor, nonisolated), in this process
-// alone: inside a process whose heap already holds freed memory, the growth would vanish into it.
+// of that shape (synchronousMainActor, asynchronousMainActor, nonisolated) that follow COUNT
+// others, then the bytes the first COUNT grew by beyond that, once (`residentGrowth`), in this
+// process alone: inside a process whose heap already holds freed memory, the growth would
+// vanish into it.
 // The ratio table runs it (workload 11).
 if arguments.count == 3, arguments[0] == "memory", let count = Int(arguments[2]),
     let shape = CaptureMemoryWorkload.Shape.allCases.first(where: { "\($0)" == arguments[1] })
 {
-    print(CaptureMemoryWorkload.residentGrowthPerCapture(shape, captures: count))
+    let growth = CaptureMemoryWorkload.residentGrowth(shape, captures: count)
+    print(growth.perCapture, growth.once)
     exit(0)
 }
 guard arguments.count == 2, let run = workloads[arguments[0]], let count = Int(arguments[1]), count > 0 else {

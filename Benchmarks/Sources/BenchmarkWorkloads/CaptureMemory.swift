@@ -17,17 +17,17 @@ public enum CaptureMemoryWorkload {
     }
 
     /// What resident memory grows by over `captures` captures of `shape`, on the main thread
-    /// (Linux; 0 elsewhere): per capture, read over a second run of `captures` after a first one;
-    /// and what the first run grew by beyond that, once in a process.
+    /// (Linux; 0 elsewhere): per capture, read over a third run of `captures` after two others;
+    /// and what the first two runs grew by beyond that, once in a process.
     ///
-    /// Why two runs: the first carries costs a process pays once, whatever the count, among them
+    /// Why not the first run: it carries costs a process pays once, whatever the count, among them
     /// 33 pages (132 KiB) for each thread that first allocates then: the malloc arena glibc
     /// gives it. Six runs of 102,400 nonisolated captures in a row, in each of three processes,
     /// grew by 33 pages in the first run (two processes) or the second (one), by one page in one
     /// later run, and by nothing otherwise: what a run grows by once a process has its threads is
-    /// what each further capture, a test, costs. As a thread may still first allocate in the
-    /// second run (the pool starts one when its others are busy), the ratio table takes the
-    /// median of three processes.
+    /// what each further capture, a test, costs. The pool starts a thread when its others are
+    /// busy, which may come late: the third run is read, and the ratio table takes the median of
+    /// three processes.
     public static func residentGrowth(
         _ shape: Shape, captures: Int, warmUp: Int = 2_000
     ) -> (perCapture: Double, once: Int) {
@@ -39,10 +39,11 @@ public enum CaptureMemoryWorkload {
         _ = residentMemoryBytes()
         let start = residentMemoryBytes()
         run(shape, captures)
-        let middle = residentMemoryBytes()
+        run(shape, captures)
+        let third = residentMemoryBytes()
         run(shape, captures)
         let end = residentMemoryBytes()
-        return (Double(end - middle) / Double(captures), (middle - start) - (end - middle))
+        return (Double(end - third) / Double(captures), (third - start) - 2 * (end - third))
     }
 
     /// `count` captures of `shape`, each exact (it stops the program otherwise).

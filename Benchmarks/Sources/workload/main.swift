@@ -81,8 +81,8 @@ let workloads: [String: (Int) -> () -> Void] = [
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 // `workload memory SHAPE COUNT` prints resident memory's growth per capture over COUNT captures
-// of that shape (synchronousMainActor, asynchronousMainActor, nonisolated) that follow COUNT
-// others, then the bytes the first COUNT grew by beyond that, once (`residentGrowth`), in this
+// of that shape (synchronousMainActor, asynchronousMainActor, nonisolated) that follow 2 × COUNT
+// others, then the bytes those grew by beyond that, once (`residentGrowth`), in this
 // process alone: inside a process whose heap already holds freed memory, the growth would
 // vanish into it.
 // The ratio table runs it (workload 11).

@@ -26,7 +26,8 @@ actor FlakyBackend {
     }
 }
 
-@Suite(.ownThread, .timeLimit(.minutes(5))) struct TimeNotInjectedExamples {
+/// Exact in a plain run; under a sanitizer a missed time is a known issue (RealClockTiming.swift).
+@Suite(.ownThread, .timeLimit(.minutes(5)), .realClockTiming) struct TimeNotInjectedExamples {
     typealias Loader = ClockMigrationExamples.Loader
 
     // snippet: real-clock-feed-model

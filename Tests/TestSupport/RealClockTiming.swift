@@ -11,8 +11,9 @@ import Testing
 /// processor between the caller's reading of the real `now` and the end of its segment of work,
 /// and under ThreadSanitizer beside a busy core it does, for milliseconds (a clean-clone
 /// `.ci/run`: `retriesWithBackoff` read 6.992 s for the 7 s the docs show; RealClockSleepTests
-/// found 52 to 60 of 100 sleeps 1 to 6 ms off). RealClockSleepTests and AutomaticAdvanceTests
-/// keep checking those paths under the sanitizers, within a tolerance.
+/// found 52 to 60 of 100 sleeps 1 to 6 ms off). RealClockSleepTests keeps checking those paths
+/// under the sanitizers, within a tolerance (`sanitizedTolerance`); AutomaticAdvanceTests checks
+/// them exactly there, and has no failure of this kind to date.
 public struct RealClockTimingTrait: SuiteTrait, TestTrait, TestScoping {
     public var isRecursive: Bool { true }
 

@@ -163,8 +163,7 @@ import Glibc
     /// In a process of its own: it writes the process-wide hook variable itself, as another
     /// library would, and puts back what it found when it ends. In the test process that can take
     /// our hook from under a capture of a suite running at the same time, whose captured tasks
-    /// then run on the real pool: the likeliest cause of one arrival ResumedFromAnywhereTests
-    /// found unreported, once, under AddressSanitizer in `.ci/run`.
+    /// would then run on the real pool.
     @Test func aPreviouslyInstalledHookKeepsWorking() async {
         await #expect(processExitsWith: .success) {
             // Off the cooperative pool: the check blocks its thread while a task runs elsewhere.

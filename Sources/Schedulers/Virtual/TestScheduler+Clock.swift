@@ -203,7 +203,9 @@ extension TestScheduler {
             // At the exact instant: through a `Date` it could round past an `advance` target.
             // An instant made from a date is read against `now` when the wake-up is scheduled.
             try await Sleeper.sleep { [reference] wake in
-                (reference.scheduler as? TestScheduler)?.schedule(at: deadline, wake)
+                guard let scheduler = reference.scheduler as? TestScheduler else { return nil }
+                // The body of a capture lets time pass (CapturedBodyDriver.swift).
+                return scheduler.schedule(at: deadline, scheduler.wakeUpOfBody(wake))
             }
         }
     }

@@ -61,10 +61,11 @@ import TestSupport
     }
 
     /// The body's own sleep, and tasks it starts: a trace of (virtual ms, event), the same in
-    /// every run. At 300 ms the body's sleep, made at 0, wakes before b's third, made at 200.
+    /// every run. At 300 ms the body's sleep, made at 0, wakes after b's third tick, made at 200
+    /// (the body's sleeps let time pass: it sees what happened by its deadline).
     @Test(arguments: [false, true]) func theTraceIsTheSameEveryRun(busy: Bool) async throws {
         let expected = ["0 start", "0 a starts", "0 b starts", "100 b ticks", "200 b ticks", "250 a wakes",
-                        "300 body wakes", "300 b ticks", "300 b ends", "300 done"]
+                        "300 b ticks", "300 body wakes", "300 b ends", "300 done"]
         var wrong = 0
         try await BusyTasks.around(busy: busy) {
             for _ in 0..<Self.runs {

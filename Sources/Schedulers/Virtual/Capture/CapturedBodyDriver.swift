@@ -120,7 +120,11 @@ extension TestScheduler {
                 episode = WaitEpisode(time: now)
                 advancing.yieldRounds = 0
             }
-            if automatically, let next = await idleUntil(now, body: body, &advancing, isolation: isolation) {
+            // The body's sleeps let time pass, in a manual capture too: a test that sleeps sees
+            // what happens up to its deadline (`arrivals.isBodySleeping`, `wakeUpOfBody(_:)`).
+            if automatically || arrivals.isBodySleeping,
+                let next = await idleUntil(now, body: body, &advancing, isolation: isolation)
+            {
                 if body.isFinished { break }
                 await advance(to: next, &advancing, isolation: isolation)
                 // The earliest pending action ran at its time: its own drive, like any other.
@@ -171,6 +175,25 @@ extension TestScheduler {
             }
         }
         parkGeneration.add(1, ordering: .relaxed)
+    }
+
+    /// The wake-up of a sleep that the running task is about to make, given as `wake`: if the
+    /// task is the body of an asynchronous capture of this scheduler, a wake-up that lets the
+    /// world go quiet at its deadline first, and marks the body asleep.
+    ///
+    /// **The body's sleeps let time pass.** A test that sleeps until a time expects to see what
+    /// has happened by then, as a test that slept in real time would: every task woken at that
+    /// time, and every job that follows from them at that time, has run when the test goes on.
+    /// So at its deadline the body's wake-up is held like a `Task.yield()` (VirtualTimeCore's
+    /// held yields): it is released once nothing else is due at that time. And while the body
+    /// sleeps, a manually advanced capture moves time on by itself as an automatic one does, to
+    /// the body's deadline at the most (its wake-up is pending there), so the sleep ends instead
+    /// of waiting for a drive nobody can make: swift-clocks' "let a little time pass" line
+    /// (`try await Task.sleep(for: .seconds(0.1))` in the body) ports as written.
+    func wakeUpOfBody(_ wake: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        guard arrivals.isBodyRunning else { return wake }
+        arrivals.bodySleeps()
+        return { [core] in core.holdYield(wake) }
     }
 
     /// Prints, once per scheduler, that the body waits for something only time can bring.

@@ -43,6 +43,23 @@ final class OutsideArrivals: Sendable {
     /// The bodies' tasks, by address.
     private let bodies = TaskAddressList()
 
+    /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a
+    /// body runs again: while it is set, a manually advanced capture moves time on by itself,
+    /// to the sleep's deadline at the most (CapturedBodyDriver.swift, "The body's sleeps").
+    private let sleepingBody = Atomic<Bool>(false)
+
+    /// Whether the running task is the body of one of this scheduler's asynchronous captures.
+    var isBodyRunning: Bool {
+        let task = CapturedTasks.currentTaskAddress
+        return task != 0 && bodies.contains(task)
+    }
+
+    /// Whether a body is asleep (see ``sleepingBody``).
+    var isBodySleeping: Bool { sleepingBody.load(ordering: .acquiring) }
+
+    /// A body went to sleep: its wake-up is queued.
+    func bodySleeps() { sleepingBody.store(true, ordering: .releasing) }
+
     /// Whether work arriving now is waited for (see the type's doc comment).
     var isWaitedFor: Bool {
         waitingBodies.load(ordering: .acquiring) > 0 && runningBodyJobs.load(ordering: .acquiring) == 0
@@ -87,6 +104,7 @@ final class OutsideArrivals: Sendable {
     @inline(__always)
     func run(_ job: UnownedJob, _ run: () -> Void) {
         guard isBodyJob(job) else { return run() }
+        sleepingBody.store(false, ordering: .releasing)
         runningBodyJobs.add(1, ordering: .acquiringAndReleasing)
         queuedBodyJobs.subtract(1, ordering: .acquiringAndReleasing)
         defer { runningBodyJobs.subtract(1, ordering: .acquiringAndReleasing) }

@@ -122,7 +122,7 @@ extension TestScheduler: SchedulingExecutor {
     /// the global pool (measured), and resumes the sleeper later, out of the drive's order.
     private func enqueueWakeUp(_ job: UnownedJob, due: (VirtualTime) -> VirtualTime) {
         let global = globalConcurrentExecutor.asUnownedTaskExecutor()
-        core.enqueueWithoutDisposable(action: { job.runSynchronously(on: global) }, due: due)
+        core.enqueueWithoutDisposable(action: wakeUpOfBody { job.runSynchronously(on: global) }, due: due)
     }
 }
 #endif

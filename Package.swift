@@ -20,16 +20,23 @@ let package = Package(
     products: [
         .library(name: "Schedulers", targets: ["Schedulers"]),
         .library(name: "Disposables", targets: ["Disposables"]),
+        // For test targets only: the `.virtualTime` trait, `TestScheduler.capturing`, and the
+        // XCTest base class. It imports Testing and XCTest, which an app must not link.
+        .library(name: "SchedulersTestSupport", targets: ["SchedulersTestSupport"]),
     ],
     targets: [
         .target(name: "Disposables", swiftSettings: portableSettings),
         // `Scheduler.current`'s thread-local slot: C, because Swift has no thread-local storage.
         .target(name: "CurrentSchedulerSlot"),
         .target(name: "Schedulers", dependencies: ["Disposables", "CurrentSchedulerSlot"], swiftSettings: portableSettings),
+        .target(name: "SchedulersTestSupport", dependencies: ["Schedulers"], swiftSettings: portableSettings),
         // Helpers shared by both test targets (weak-reference checks, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: portableSettings),
         .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"], swiftSettings: portableSettings),
         .testTarget(name: "SchedulersTests", dependencies: ["Schedulers", "TestSupport"], swiftSettings: portableSettings),
+        .testTarget(
+            name: "SchedulersTestSupportTests", dependencies: ["SchedulersTestSupport", "TestSupport"],
+            swiftSettings: portableSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -196,3 +196,12 @@ extension TestScheduler {
         return tenures
     }
 }
+
+extension TestScheduler {
+    /// The scheduler whose virtual world the running code belongs to: the innermost capture
+    /// whose body this is, the scheduler running this job, or the one that captured the running
+    /// task; nil outside every world. `SchedulersTestSupport` publishes it as `capturing`.
+    package static var worldOfRunningCode: TestScheduler? {
+        CapturedTasks.world()
+    }
+}

@@ -17,10 +17,16 @@ let package = Package(
             dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")],
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
+        // snippet: readme-test-target
+        // For test targets only: the app itself links just Schedulers.
         .testTarget(
             name: "ViewModelsTests",
-            dependencies: ["ViewModels", .product(name: "Schedulers", package: "Schedulers")]
+            dependencies: [
+                "ViewModels",
+                .product(name: "SchedulersTestSupport", package: "Schedulers"),
+            ]
         ),
+        // snippet: end
     ],
     swiftLanguageModes: [.v6]
 )

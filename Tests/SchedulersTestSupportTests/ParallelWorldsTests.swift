@@ -6,7 +6,10 @@ import TestSupport
 // Parallel tests stay apart: eight `.virtualTime` suites of a hundred cases each, run in
 // parallel in one process (Swift Testing's default), each case sleeping for durations of its
 // own in its body and in tasks it starts. Each must see its own scheduler from every task, time
-// moving by exactly its own sleeps, and no report.
+// moving by exactly its own sleeps, and no report. The sleeps are on the scheduler's clock: a
+// real-clock sleep's deadline is still recovered from real-time readings, which can miss by a
+// millisecond on a loaded machine (RealClockTimeline.swift) until the clock readings inside a
+// world are virtual.
 
 enum ParallelWorld {
     static func check(suite: Int, case index: Int) async throws {
@@ -14,19 +17,20 @@ enum ParallelWorld {
         #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 0))
         // Different durations in every case: a sleep of another world's would show here.
         let step = Duration.milliseconds(1 + suite * 100 + index)
+        let clock = scheduler.clock
         let worker = Task {
             var seen: [TestScheduler?] = []
             for _ in 0..<3 {
-                try await Task.sleep(for: step)
+                try await clock.sleep(for: step)
                 seen.append(TestScheduler.capturing)
             }
             return seen
         }
         let onMain = Task { @MainActor in
-            try await Task.sleep(for: step * 2)
+            try await clock.sleep(for: step * 2)
             return TestScheduler.capturing
         }
-        try await Task.sleep(for: step)
+        try await clock.sleep(for: step)
         #expect(TestScheduler.capturing === scheduler)
         let seen = try await worker.value
         #expect(seen.count == 3 && seen.allSatisfy { $0 === scheduler })

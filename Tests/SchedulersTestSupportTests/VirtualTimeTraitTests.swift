@@ -6,25 +6,9 @@ import TestSupport
 // The contract's `.virtualTime` examples, as written, and what the trait promises: a scheduler
 // of its own for every test and every case, on tests and (recursively) on suites.
 
-// Production code as written: no clock injected.
-@MainActor final class TraitSearchModel {
-    var results: [String] = []
-    private var search: Task<Void, Never>?
-    let backend: @Sendable (String) async -> [String]
-    init(backend: @escaping @Sendable (String) async -> [String]) { self.backend = backend }
-    func queryChanged(_ query: String) {
-        search?.cancel()
-        search = Task {
-            try? await Task.sleep(for: .milliseconds(300))
-            guard !Task.isCancelled else { return }
-            results = await backend(query)
-        }
-    }
-}
-
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct VirtualTimeTraitTests {
-    @Test(.virtualTime) @MainActor func debounces() async throws {
-        let model = TraitSearchModel(backend: { ["\($0)!"] })
+    @Test(.virtualTime) @MainActor func debouncesAtTheTimeItSlept() async throws {
+        let model = SearchModel(backend: { ["\($0)!"] })
         model.queryChanged("s")
         try await Task.sleep(for: .milliseconds(100))    // the test lets 100 ms pass
         model.queryChanged("sw")
@@ -125,7 +109,7 @@ import TestSupport
         #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 7))
     }
 
-    @Suite struct Nested {
+    @Suite(.ownThread, .timeLimit(.minutes(5))) struct Nested {
         @Test func nestedTestsHaveAWorldToo() async throws {
             let scheduler = try #require(TestScheduler.capturing)
             try await Task.sleep(for: .seconds(11))

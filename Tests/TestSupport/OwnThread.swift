@@ -59,6 +59,13 @@ public struct OwnThreadTrait: SuiteTrait, TestTrait, TestScoping {
             await SuiteTurns.shared.leave()
             return
         }
+        // Already on a test's own thread: the trait is recursive, so a nested suite that also
+        // declares it scopes each case twice, and a second executor preference would replace
+        // whatever a trait between the two gave the case (`.virtualTime`'s scheduler).
+        if isOnATestsOwnThread {
+            try await function()
+            return
+        }
         let executor = ThreadExecutor(name: "test: \(test.name)")
         defer { executor.finish() }
         try await withTaskExecutorPreference(executor) { try await function() }

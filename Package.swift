@@ -29,7 +29,12 @@ let package = Package(
         // `Scheduler.current`'s thread-local slot: C, because Swift has no thread-local storage.
         .target(name: "CurrentSchedulerSlot"),
         .target(name: "Schedulers", dependencies: ["Disposables", "CurrentSchedulerSlot"], swiftSettings: portableSettings),
-        .target(name: "SchedulersTestSupport", dependencies: ["Schedulers"], swiftSettings: portableSettings),
+        // The test binary's own `clock_gettime` (and Dispatch deadlines): real clocks read virtual
+        // time on a thread running a world's work. C, because it defines C library functions.
+        .target(name: "VirtualReadings", dependencies: ["CurrentSchedulerSlot"]),
+        .target(
+            name: "SchedulersTestSupport", dependencies: ["Schedulers", "VirtualReadings"],
+            swiftSettings: portableSettings),
         // Helpers shared by both test targets (weak-reference checks, a seeded generator).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: portableSettings),
         .testTarget(name: "DisposablesTests", dependencies: ["Disposables", "TestSupport"], swiftSettings: portableSettings),

@@ -26,6 +26,7 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 #include "CapturedHopSlot.h"
 #include "Prefetch.h"
 #include "RealClockStretch.h"
+#include "WorldClockSlot.h"
 #include "SoleReference.h"
 
 #endif

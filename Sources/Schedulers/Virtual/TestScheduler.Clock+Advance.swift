@@ -123,7 +123,7 @@ extension TestScheduler {
                 let tenures = driver.holdsCaptureHooks.load(ordering: .relaxed) ? CaptureHooks.acquire() : nil
                 defer { tenures?.release() }
                 for item in deferred {
-                    performAsCurrentScheduler { item.standIn.runDeferred(item.job) }
+                    runInWorld { item.standIn.runDeferred(item.job) }
                 }
             }
         }

@@ -1,5 +1,6 @@
 @_spi(SchedulersInternal) import Disposables
 import Foundation
+import CurrentSchedulerSlot
 import Synchronization
 
 /// A scheduler in virtual time, for tests: nothing runs until the test drives it with
@@ -148,8 +149,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Called by each `withCapturedTasks`; the first call counts this scheduler in, so the hooks
-    /// start looking.
+    /// start looking, and makes the world clock its work reads (WorldClock.swift).
     func startCapturing() {
+        if core.worldClockPointer == nil { _ = core.beginWorldClock() }
         if capturesTasks.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             CapturedTasks.capturingSchedulers.add(1, ordering: .relaxed)
         }
@@ -435,13 +437,25 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
+    /// Runs `action` as ``Scheduler/current``, and, once this scheduler has captured, with its
+    /// world clock as the calling thread's (WorldClock.swift): the real clocks read virtual time
+    /// there while it runs.
+    @inline(__always)
+    func runInWorld(_ action: () -> Void) {
+        guard let clock = core.worldClockPointer else { return performAsCurrentScheduler(action) }
+        let outer = schedulers_world_clock_get()
+        schedulers_world_clock_set(clock)
+        defer { schedulers_world_clock_set(outer) }
+        performAsCurrentScheduler(action)
+    }
+
     /// Pops the next live action due no later than `limit` (any, if nil), moving `now` to its
     /// time if later, and runs it here, outside the lock. Call it while driving.
     /// - Returns: whether one ran.
     func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
         var next = VirtualTimeCore.Popped()
         guard let action = guaranteedCore({ $0.popNext(through: limit, &next, moment: &moment) }) else { return false }
-        performAsCurrentScheduler(action)
+        runInWorld(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }

@@ -11,7 +11,12 @@ import Synchronization
 /// touches no object allocated in schedule order, and a disposable nobody keeps is freed at once.
 final class VirtualTimeCore: Sendable {
     struct State {
-        var now: VirtualTime
+        var now: VirtualTime {
+            // Published for the clock readings of the world's threads (WorldClock.swift).
+            didSet { worldClock?.publish(now) }
+        }
+        /// Made when the scheduler first captures (``beginWorldClock()``).
+        var worldClock: WorldClock?
         let queue = VirtualTimeQueue()
         var slots = VirtualActionSlots()
         var nextSequence: UInt64 = 0
@@ -36,6 +41,33 @@ final class VirtualTimeCore: Sendable {
         /// pay a retain and a release per `schedule` for a spare it never frees. From
         /// ``spareMissLimit`` on, only every 64th `schedule` keeps one, to notice a change.
         var spareMisses: UInt8 = 0
+    }
+
+    /// ``State/worldClock``'s C state, for the threads running this world's work to read
+    /// without the lock; 0 before the scheduler captures.
+    private let worldClockAddress = Atomic<UInt>(0)
+
+    /// The world clock the threads running this scheduler's work read (WorldClock.swift), or
+    /// nil before it first captured.
+    @inline(__always)
+    var worldClockPointer: UnsafeMutablePointer<schedulers_world_clock>? {
+        UnsafeMutablePointer(bitPattern: worldClockAddress.load(ordering: .acquiring))
+    }
+
+    /// The world clock, or nil before the scheduler first captured.
+    var worldClock: WorldClock? {
+        state.withLock { $0.worldClock }
+    }
+
+    /// Makes the world clock, once, at the current `now`.
+    func beginWorldClock() -> WorldClock {
+        state.withLock { state in
+            if let clock = state.worldClock { return clock }
+            let clock = WorldClock(now: state.now)
+            state.worldClock = clock
+            worldClockAddress.store(UInt(bitPattern: clock.pointer), ordering: .releasing)
+            return clock
+        }
     }
 
     /// See ``State/spareMisses``.

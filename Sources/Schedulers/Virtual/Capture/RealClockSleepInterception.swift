@@ -4,6 +4,7 @@
 // "Platform branches"), so Apple platforms build without this file and their real-clock sleeps
 // go unnamed.
 @_spi(ExperimentalScheduling) import _Concurrency
+import CurrentSchedulerSlot
 import Dispatch
 
 /// Where a real-clock sleep made in a ``TestScheduler``'s virtual time is seen, and made to
@@ -90,6 +91,15 @@ extension TestScheduler: SchedulingExecutor {
             return
         }
         let wakeUp = UnownedJob(job)
+        // Read in this world, where the real clocks read virtual time (WorldClock.swift): the
+        // instant is a virtual time, exactly.
+        if schedulers_virtual_readings_are_installed() != 0, let clock = core.worldClock,
+            schedulers_world_clock_get() == clock.pointer
+        {
+            let due = clock.virtualTime(ofRealInstant: deadline, continuous: realClock == .continuous)
+            enqueueWakeUp(wakeUp) { _ in due }
+            return
+        }
         enqueueWakeUp(wakeUp) { now in
             realClockTimeline.virtualTime(of: deadline, on: realClock, readings: readings, virtualNow: now)
         }

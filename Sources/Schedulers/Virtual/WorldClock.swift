@@ -1,0 +1,82 @@
+import CurrentSchedulerSlot
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A capturing ``TestScheduler``'s virtual clock, published for C: the readings of the real
+/// clocks on a thread while it runs the scheduler's work (WorldClockSlot.h).
+///
+/// Why: code under test reads the real clocks (`ContinuousClock.now`, `Date()`,
+/// `DispatchTime.now()`) and sleeps on them with deadlines made from those readings. Inside a
+/// virtual world those readings must be virtual for the code to see the time it slept, and for
+/// a sleep's deadline to be a virtual time (RealClockSleepInterception.swift) instead of one
+/// recovered from real readings. On Linux all of them read the C library's `clock_gettime`
+/// through the dynamic symbol table (Platform notes), so a test binary that links
+/// SchedulersTestSupport defines it and answers from the slot this type fills; Schedulers itself
+/// reads no clock through it and defines no C library function.
+///
+/// The scheduler publishes its `now` here each time it moves (``VirtualTimeCore``), and sets
+/// the calling thread's slot around each action and job it runs (``TestScheduler/runInWorld(_:)``).
+/// Inside the world, `CLOCK_REALTIME` reads the scheduler's `now` (so `Date()` is
+/// ``TestScheduler/now``), and `CLOCK_MONOTONIC` and `CLOCK_BOOTTIME` read their real value at
+/// the moment the scheduler began capturing plus the virtual time since, so their instants move
+/// exactly as virtual time moves.
+final class WorldClock: Sendable {
+    /// Never freed before the scheduler's core is: `nonisolated(unsafe)` because it is written
+    /// only through atomics (`now`) or once, before it is shared.
+    nonisolated(unsafe) let pointer: UnsafeMutablePointer<schedulers_world_clock>
+
+    init(now: VirtualTime) {
+        pointer = .allocate(capacity: 1)
+        // Real readings, even where this runs inside another world (a capture nested in one).
+        let outer = schedulers_world_clock_get()
+        schedulers_world_clock_set(nil)
+        defer { schedulers_world_clock_set(outer) }
+        let nanoseconds = now.clampedNanoseconds
+        pointer.initialize(to: schedulers_world_clock(
+            now: nanoseconds, start: nanoseconds,
+            monotonic_base: Self.reading(CLOCK_MONOTONIC), boottime_base: Self.reading(CLOCK_BOOTTIME)))
+    }
+
+    deinit {
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+
+    /// Publishes the scheduler's new `now`.
+    @inline(__always)
+    func publish(_ now: VirtualTime) {
+        schedulers_world_clock_publish(pointer, now.clampedNanoseconds)
+    }
+
+    /// The virtual time an instant of a real clock read in this world stands for: `attoseconds`
+    /// since the clock's epoch (a `ContinuousClock` instant is a `CLOCK_BOOTTIME` reading, a
+    /// `SuspendingClock` one `CLOCK_MONOTONIC`).
+    func virtualTime(ofRealInstant attoseconds: Int128, continuous: Bool) -> VirtualTime {
+        let base = Int128(continuous ? pointer.pointee.boottime_base : pointer.pointee.monotonic_base)
+        return VirtualTime(attoseconds: Int128(pointer.pointee.start) * 1_000_000_000 + (attoseconds - base * 1_000_000_000))
+    }
+
+    private static func reading(_ clock: clockid_t) -> Int64 {
+        var value = timespec()
+        clock_gettime(clock, &value)
+        return Int64(value.tv_sec) * 1_000_000_000 + Int64(value.tv_nsec)
+    }
+}
+
+extension VirtualTime {
+    /// Whole nanoseconds since the reference date, rounded down, clamped to `Int64`'s range
+    /// (about ±292 years): what a clock reading inside a world reports.
+    var clampedNanoseconds: Int64 {
+        if isExact {
+            let (quotient, remainder) = raw.quotientAndRemainder(dividingBy: 1_000_000_000)
+            return Int64(clamping: remainder < 0 ? quotient - 1 : quotient)
+        }
+        return raw < 0 ? .min : .max
+    }
+}

@@ -72,6 +72,24 @@ if [ "$output" != "The sum is 5050." ]; then
     exit 1
 fi
 
+# An app links only Schedulers: its binary defines none of the C library and Dispatch functions
+# that the test-support product defines (Sources/VirtualReadings), so production code never
+# reads a clock through ours. The same check on the package's own test binary, which links the
+# test-support product, must find them: that proves the check can fail.
+interposed() {
+    nm --defined-only "$1" | awk '$2 == "T" && $3 ~ /^(clock_gettime|dispatch_after|dispatch_after_f|dispatch_source_set_timer)$/ { print $3 }'
+}
+found=$(interposed "$(swift build --package-path "$work/Client" --show-bin-path)/Client")
+if [ -n "$found" ]; then
+    echo "check-client-package: the client, which links only Schedulers, defines $found" >&2
+    exit 1
+fi
+tests_binary="$(swift build --show-bin-path)/SchedulersPackageTests.xctest"
+if [ -e "$tests_binary" ] && [ -z "$(interposed "$tests_binary")" ]; then
+    echo "check-client-package: the test binary ($tests_binary) defines no clock_gettime: the check above proves nothing" >&2
+    exit 1
+fi
+
 # The commented-out `from:` line, in place of a live branch line: resolves to the tag.
 if [ -n "$branch" ]; then
     mkdir "$work/Tagged"

@@ -6,12 +6,10 @@ import TestSupport
 
 /// Inside a capture, a sleep on a real clock wakes `d` of virtual time later, `d` being what it
 /// asked for, as if it had slept on the scheduler's clock: every spelling, every whole number of
-/// milliseconds up to an hour, in the same order every run, quiet and beside busy tasks.
-///
-/// Under the sanitizers too, with a tenth of the runs, and a wake-up on time within
-/// ``sanitizedTolerance``: a sanitizer makes the caller's code slower, and on a loaded machine
-/// the thread loses the processor for milliseconds inside the window the duration is recovered
-/// from (RealClockTimeline.swift, rule 2).
+/// milliseconds up to an hour, in the same order every run, quiet and beside busy tasks, under
+/// the sanitizers too (with a tenth of the runs). Exactly, every run: the real clocks read
+/// virtual time in the world (WorldClock.swift), so a sleep's deadline is a virtual time, not
+/// one recovered from real readings.
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct RealClockSleepTests {
     typealias Sleep = @Sendable (Duration) async throws -> Void
 
@@ -30,48 +28,12 @@ import TestSupport
 
     static let runs = stressCount(1_000)
 
-    /// Misses allowed in ``runs`` runs: a sleep reaches the scheduler as an absolute deadline,
-    /// and when the thread loses the processor between the caller's reading of the real `now`
-    /// and the end of its segment of work (microseconds), the recovered delay can be 1 ms or
-    /// more off (RealClockTimeline.swift, rule 2). Measured inside the whole suite running in
-    /// parallel beside a busy core: 0 of 700 single sleeps and 0 of 900 runs of three equal
-    /// sleeps missed. A broken rule misses hundreds (measured: 100 to 400 of 1,000 with the
-    /// delay read against the arrival alone), so 1 in 20 still tells one from a busy machine.
-    /// Under a sanitizer, 1 in 2: its slower code leaves more time to lose the processor in, and
-    /// how much more depends on what else runs. Measured under ThreadSanitizer beside a busy
-    /// core, the whole suite in parallel: 10 or fewer of 100 in most runs, 11 and 12 in one,
-    /// and 31 to 41 in a clean-clone `.ci/run` whose portable ThreadSanitizer step ran the suite
-    /// in 27 s (the misses were 1 ms early or late, as when the thread loses the processor
-    /// between the reading and the hop). That is what a rule reading the arrival alone misses
-    /// (34 to 40 of 100), so under a sanitizer these tests check that every form sleeps in
-    /// virtual time, within a millisecond in most runs; the plain runs check the rule's
-    /// exactness.
-    static let allowedMisses = isSanitized ? runs / 2 : runs / 20
-
-    /// Under a sanitizer, how far from its time a wake-up may land and still count as on time.
-    /// In a clean-clone `.ci/run` beside a busy core, the ThreadSanitizer step found 52 to 60
-    /// of 100 runs off by 1 to 6 ms, early or late (the thread lost the processor for that long
-    /// between the caller's reading of the real `now` and its segment's end), where the same
-    /// suite on the same machine found none off by more than the rule allows. A sleep that did
-    /// not go through virtual time would not wake at all while the test advances, so the
-    /// sanitized runs still tell that; the plain runs check the exact time.
-    static let sanitizedTolerance = Duration.milliseconds(20)
-
-    /// Whether a wake-up at `woke` (nil: none) is on time for `expected`: exactly, or under a
-    /// sanitizer within ``sanitizedTolerance``.
-    static func isOnTime(_ woke: Duration?, _ expected: Duration) -> Bool {
-        guard let woke else { return false }
-        guard isSanitized else { return woke == expected }
-        return woke >= expected - sanitizedTolerance && woke <= expected + sanitizedTolerance
-    }
-
     static func nanoseconds(_ duration: Duration) -> UInt64 {
         UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
     }
 
     /// One run: a captured task sleeps `duration` with `sleep`; it has not woken after
     /// `duration - 1 ms` of virtual time, and has, at exactly `duration`, after 1 ms more.
-    /// Under a sanitizer: it has woken within ``sanitizedTolerance`` of `duration`.
     /// - Returns: nil if so, else what happened instead.
     static func missOfSleep(_ sleep: @escaping Sleep, for duration: Duration) -> String? {
         let scheduler = TestScheduler()
@@ -82,17 +44,12 @@ import TestSupport
                 try await sleep(duration)
                 woke.withLock { $0 = start.duration(to: scheduler.clock.now) }
             }
-            if isSanitized {
-                // Early or late alike: `isOnTime` reads when it woke.
-                scheduler.advance(by: duration + Self.sanitizedTolerance)
-                return false
-            }
             scheduler.advance(by: duration - .milliseconds(1))
             let early = woke.value != nil
             scheduler.advance(by: .milliseconds(1))
             return early
         }
-        guard early || !isOnTime(woke.value, duration) || scheduler.pendingCount != 0 else { return nil }
+        guard early || woke.value != duration || scheduler.pendingCount != 0 else { return nil }
         return "\(duration) woke at \(woke.value.map { "\($0)" } ?? "never"), \(scheduler.pendingCount) pending"
     }
 
@@ -103,7 +60,7 @@ import TestSupport
                 (0..<Self.runs).compactMap { run in Self.missOfSleep(sleep, for: .milliseconds(1 + run % 7 * 150)) }
             }
         }
-        #expect(wrong.count <= Self.allowedMisses, "\(name): \(wrong.count) of \(Self.runs) runs wrong: \(wrong.prefix(10))")
+        #expect(wrong.count == 0, "\(name): \(wrong.count) of \(Self.runs) runs wrong: \(wrong.prefix(10))")
         #expect(warnings == [], "\(name): a sleep in virtual time is not worth a warning")
     }
 
@@ -119,7 +76,7 @@ import TestSupport
                 if let miss = Self.missOfSleep(sleep, for: duration) { misses.append("\(name): \(miss)") }
             }
         }
-        #expect(misses.count <= Self.allowedMisses, "seed \(seed): \(misses)")
+        #expect(misses.count == 0, "seed \(seed): \(misses)")
     }
 
     /// Three tasks sleeping the same duration wake in the order they were created, in every run
@@ -151,7 +108,7 @@ import TestSupport
             }
         }
         #expect(outOfOrder == 0)
-        #expect(missed <= Self.allowedMisses)
+        #expect(missed == 0)
     }
 
     /// Deadlines chained on the previous one (`last + interval`, as swift-async-algorithms'
@@ -183,15 +140,6 @@ import TestSupport
                             }
                         }
                     }
-                    if isSanitized {
-                        // Within the tolerance, early or late alike (see `sanitizedTolerance`).
-                        scheduler.advance(by: .seconds(3) + Self.sanitizedTolerance)
-                        let beat = ticks.value.count == 3 && zip(ticks.value, [1, 2, 3]).allSatisfy {
-                            Self.isOnTime($0, .seconds($1))
-                        }
-                        if !beat { wrong.append("\(ticks.value)") }
-                        return
-                    }
                     scheduler.advance(by: .milliseconds(999))
                     if ticks.value != [] { wrong.append("early: \(ticks.value)") }
                     scheduler.advance(by: .milliseconds(2001))
@@ -199,7 +147,7 @@ import TestSupport
                 }
             }
         }
-        #expect(wrong.count <= Self.allowedMisses, "\(wrong.prefix(10))")
+        #expect(wrong.count == 0, "\(wrong.prefix(10))")
     }
 
     /// A sleep in the middle of work: the wake-up runs in the drive that reaches its time, and

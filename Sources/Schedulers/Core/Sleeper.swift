@@ -1,14 +1,6 @@
 @_spi(SchedulersInternal) import Disposables
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// One suspended task waiting for a scheduled wake-up: the machinery behind
 /// `Scheduler.sleep(for:)`, `sleep(until:)` and `TestScheduler.Clock.sleep(until:tolerance:)`.
 ///
@@ -53,17 +45,12 @@ final class Sleeper: Sendable {
     ///     resumes on the main actor without a hop off it and back.
     ///   - arm: schedules the given closure and returns its disposable; called once,
     ///     synchronously, in the caller's isolation, unless the task is already cancelled.
-    ///   - waitsForSuspension: the wake-up, when it runs, first waits for the task to have
-    ///     suspended (or its sleep to have ended): for a task that sleeps on a ``TestScheduler``
-    ///     from outside its world (AdoptedTasks.swift), so that the drive running the wake-up is
-    ///     the one that resumes it, whatever the timing of the task's thread.
     static func sleep(
-        isolation: isolated (any Actor)? = #isolation, waitsForSuspension: Bool = false,
-        arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
+        isolation: isolated (any Actor)? = #isolation, arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
     ) async throws {
         try Task.checkCancellation()
         let sleeper = Sleeper()
-        sleeper.arm(arm, waitsForSuspension: waitsForSuspension)
+        sleeper.arm(arm)
         try await withTaskCancellationHandler {
             _ = isolation
             try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
@@ -74,9 +61,9 @@ final class Sleeper: Sendable {
         }
     }
 
-    private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?, waitsForSuspension: Bool) {
+    private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?) {
         let call = WakeUpCall(sleeper: self)
-        let wakeUp = waitsForSuspension ? arm { call.fireOnceSuspended() } : arm { call.fire() }
+        let wakeUp = arm { call.fire() }
         // Cancelled (or woken) while `arm` ran: nothing will dispose the wake-up later, so do it now.
         let stale = state.withLock { state -> (any Disposable)? in
             guard !state.isCancelled, state.ending == nil else { return wakeUp }
@@ -103,15 +90,6 @@ final class Sleeper: Sendable {
     /// The wake-up ran.
     fileprivate func wake() {
         end(.woken)
-    }
-
-    /// Waits until the task has suspended, been cancelled or ended its sleep: the task is on
-    /// another thread between arming its wake-up and suspending, a few instructions away, so
-    /// the wait yields the processor rather than blocking (on one core the task needs it).
-    fileprivate func awaitSuspension() {
-        while state.withLock({ $0.continuation == nil && $0.ending == nil && !$0.isCancelled }) {
-            sched_yield()
-        }
     }
 
     /// The wake-up was released without running.
@@ -150,11 +128,6 @@ private final class WakeUpCall: Sendable {
     }
 
     func fire() {
-        sleeper.wake()
-    }
-
-    func fireOnceSuspended() {
-        sleeper.awaitSuspension()
         sleeper.wake()
     }
 

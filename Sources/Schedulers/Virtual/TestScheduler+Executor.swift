@@ -1,4 +1,3 @@
-import CurrentSchedulerSlot
 /// A test scheduler is a `TaskExecutor`: the jobs of a task that prefers it run only when the
 /// test drives the scheduler, so async code is as deterministic as scheduled actions.
 ///
@@ -67,10 +66,8 @@ extension TestScheduler: TaskExecutor {
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift): only a
             // captured task hops on its way to a sleep, so only then do segments tell more than
             // the sleep's arrival does, and a task that prefers the scheduler skips the readings.
-            // Not needed where the readings are virtual (WorldClock.swift): a sleep's deadline is
-            // then a virtual time.
-            let timeline = hasCapturedTasks && schedulers_virtual_readings_are_installed() == 0 ? realClockTimeline : nil
-            let run: @Sendable () -> Void = { [adopted] in
+            let timeline = hasCapturedTasks ? realClockTimeline : nil
+            let run: @Sendable () -> Void = {
                 arrivals.run(job) {
                     CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in
                         guard let timeline else { return job.runSynchronously(on: executor) }
@@ -79,14 +76,12 @@ extension TestScheduler: TaskExecutor {
                         timeline.stretchEnds()
                     }
                 }
-                adopted.endRun(of: job)
             }
         #else
-            let run: @Sendable () -> Void = { [adopted] in
+            let run: @Sendable () -> Void = {
                 arrivals.run(job) {
                     CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in job.runSynchronously(on: executor) }
                 }
-                adopted.endRun(of: job)
             }
         #endif
         if isYield {

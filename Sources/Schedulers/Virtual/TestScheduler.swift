@@ -72,9 +72,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Work of captured tasks arriving from outside virtual time (OutsideArrivals.swift).
     let arrivals = OutsideArrivals()
 
-    /// Tasks that joined this scheduler's world by sleeping on it from outside (AdoptedTasks.swift).
-    let adopted = AdoptedTasks()
-
     /// ``captureMarker``'s address, or 0 before the first capture.
     private let markerAddress = Atomic<UInt>(0)
 

@@ -115,23 +115,6 @@ enum CapturedTaskIdentity {
         count.subtract(removed, ordering: .relaxed)
     }
 
-    /// Removes the entry of the task at `address` if it is the task with ID `id` (an adopted
-    /// task's run has ended: AdoptedTasks.swift).
-    static func forgetTask(at address: UInt, id: UInt64) {
-        guard count.load(ordering: .relaxed) > 0 else { return }
-        let removed = entries.withLock { entries -> Bool in
-            guard entries[TaskAddress(address: address)]?.taskID == id else { return false }
-            entries[TaskAddress(address: address)] = nil
-            return true
-        }
-        if removed { count.subtract(1, ordering: .relaxed) }
-    }
-
-    /// The 64-bit ID of the task at `address` (a task's job is the task).
-    static func taskID(ofTaskAt address: UInt) -> UInt64 {
-        taskID(of: unsafeBitCast(address, to: UnownedJob.self))
-    }
-
     /// How many tasks are entered (for tests).
     static var entryCount: Int { count.load(ordering: .relaxed) }
 

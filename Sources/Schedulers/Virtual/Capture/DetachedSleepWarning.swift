@@ -1,14 +1,12 @@
 @_spi(SchedulersInternal) import Disposables
 import Foundation
 
-/// The warning for a task that sleeps on a ``TestScheduler`` while its jobs run elsewhere, and
-/// the place where a task outside every world joins the scheduler's instead (AdoptedTasks.swift).
+/// The warning for a task that sleeps on a ``TestScheduler`` while its jobs run elsewhere.
 ///
-/// A task that prefers another executor, or a captured task resumed from outside, wakes up when
-/// the scheduler is driven, but then continues beside the driving thread: `advance` may return
-/// before it has done anything, or after it has done everything. Nothing can make that
-/// deterministic, so the scheduler says so, once. A task outside every world (a plain `Task {}`
-/// in a test that captures nothing, an `async` test's own task) joins the scheduler's world.
+/// Such a task (a plain `Task {}` outside ``TestScheduler/withCapturedTasks(_:)``, an `async`
+/// test body) wakes up when the scheduler is driven, but then continues on the cooperative pool
+/// beside the driving thread: `advance` may return before it has done anything, or after it has
+/// done everything. Nothing can make that deterministic, so the scheduler says so, once.
 ///
 /// The test is cheap and exact: a job of this scheduler (a task preferring it, or a captured
 /// one) always runs with the scheduler as `Scheduler.current`, so at the sleep call the current
@@ -18,47 +16,36 @@ enum DetachedSleepWarning {
     /// when a warning is due, which correct tests never reach.
     private static let warned = Lock([WarnedScheduler]())
 
-    /// Warns (once per scheduler) unless the calling code is running as one of its jobs, or is
-    /// a task outside every world, which joins this scheduler's instead (AdoptedTasks.swift).
+    /// Warns (once per scheduler) unless the calling code is running as one of its jobs.
     ///
     /// - Parameters:
     ///   - scheduler: The scheduler slept on.
     ///   - call: What was called, for the message.
-    /// - Returns: whether the calling task joined the scheduler's world: its wake-up must wait
-    ///   for it to suspend (`Sleeper.sleep(waitsForSuspension:)`).
-    @discardableResult
-    static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) -> Bool {
+    static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) {
         let running = CurrentScheduler.slot
-        if running == Unmanaged.passUnretained(scheduler).toOpaque() { return false }
+        if running == Unmanaged.passUnretained(scheduler).toOpaque() { return }
         // Code of the synchronous capture's body (a `Task.immediate` it started runs here up to
         // its first suspension): its later jobs are the scheduler's.
         if CapturedTasks.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedTasks.isInsideSynchronousBody {
-            return false
+            return
         }
         let cause = Cause.current(for: scheduler)
-        // A task outside every world joins this one: the drive that wakes it runs it on to its
-        // next suspension (AdoptedTasks.swift). Nothing to warn about.
-        if cause == .notCaptured, CapturedTasks.currentTaskAddress != 0 {
-            scheduler.adoptCurrentTask()
-            return true
-        }
         // A captured main-actor job that a synchronous drive off the main actor sent to the main
         // queue: that warning named the cause already, and the test is told once.
-        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return false }
+        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return }
         let isFirst = warned.withLock { entries -> Bool in
             entries.removeAll { $0.scheduler == nil }
             if entries.contains(where: { $0.scheduler === scheduler }) { return false }
             entries.append(WarnedScheduler(scheduler: scheduler, prints: 0))
             return true
         }
-        guard isFirst else { return false }
+        guard isFirst else { return }
         Warning.emit(message(for: scheduler, call: call(), cause: cause), about: scheduler)
         // Counted once it is out, so that a test that waits for the count finds the warning in
         // its capture (counted before, a test could close its capture between the two).
         warned.withLock { entries in
             if let index = entries.firstIndex(where: { $0.scheduler === scheduler }) { entries[index].prints += 1 }
         }
-        return false
     }
 
     /// Why a task sleeping on the scheduler runs outside it: each names its own fix.

@@ -201,15 +201,6 @@ extension TestScheduler {
 }
 
 extension TestScheduler {
-    /// The running task, outside every world, is about to sleep on this scheduler: it joins this
-    /// scheduler's world until its next suspension (AdoptedTasks.swift). The scheduler captures
-    /// from now on, and its drives take the hooks, so that the wake-up's resumption is captured.
-    func adoptCurrentTask() {
-        adopted.adoptCurrentTask()
-        startCapturing()
-        driver.holdsCaptureHooks.store(true, ordering: .relaxed)
-    }
-
     /// The scheduler whose virtual world the running code belongs to: the innermost capture
     /// whose body this is, the scheduler running this job, or the one that captured the running
     /// task; nil outside every world. `SchedulersTestSupport` publishes it as `capturing`.

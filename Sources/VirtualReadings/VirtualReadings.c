@@ -6,8 +6,8 @@
 // definition in the executable comes first for every library in the process (Platform notes,
 // "Clock readings and Dispatch calls"). This one answers from the calling thread's world clock
 // (WorldClockSlot.h), which a capturing TestScheduler sets while the thread runs its work, and
-// forwards every other reading to the next definition: the C library's, or a sanitizer's
-// interceptor, which forwards to the C library in turn.
+// forwards every other reading to the next definition: a sanitizer's interceptor where the
+// binary has one (it forwards to the C library in turn), else the C library's.
 //
 // Dispatch deadlines made from virtual readings: `asyncAfter(deadline: .now() + d)` in world
 // code reads `.now()` in virtual time, but libdispatch's timers fire against real readings on
@@ -44,11 +44,30 @@ static dispatch_after_function next_dispatch_after;
 static dispatch_after_f_function next_dispatch_after_f;
 static dispatch_source_set_timer_function next_dispatch_source_set_timer;
 
+// A sanitizer's runtime is linked into the executable, where its interceptors go by these names
+// (and by the public ones, which ours replace). ThreadSanitizer's Dispatch interceptors are what
+// tell it that a block happens after its submission: skipped, every block submitted through
+// `dispatch_after` would be reported as racing with its submitter. So each definition forwards
+// to the sanitizer's interceptor where there is one, else to the next library's definition.
+// Weak: null in a binary without a sanitizer.
+extern int __interceptor_clock_gettime(clockid_t, struct timespec *) __attribute__((weak));
+extern void __interceptor_dispatch_after(uint64_t, void *, void *) __attribute__((weak));
+extern void __interceptor_dispatch_after_f(uint64_t, void *, void *, void (*)(void *)) __attribute__((weak));
+extern void __interceptor_dispatch_source_set_timer(void *, uint64_t, uint64_t, uint64_t) __attribute__((weak));
+
 __attribute__((constructor)) static void schedulers_virtual_readings_install(void) {
-    next_clock_gettime = (clock_gettime_function)dlsym(RTLD_NEXT, "clock_gettime");
-    next_dispatch_after = (dispatch_after_function)dlsym(RTLD_NEXT, "dispatch_after");
-    next_dispatch_after_f = (dispatch_after_f_function)dlsym(RTLD_NEXT, "dispatch_after_f");
-    next_dispatch_source_set_timer = (dispatch_source_set_timer_function)dlsym(RTLD_NEXT, "dispatch_source_set_timer");
+    next_clock_gettime = __interceptor_clock_gettime
+        ? __interceptor_clock_gettime
+        : (clock_gettime_function)dlsym(RTLD_NEXT, "clock_gettime");
+    next_dispatch_after = __interceptor_dispatch_after
+        ? __interceptor_dispatch_after
+        : (dispatch_after_function)dlsym(RTLD_NEXT, "dispatch_after");
+    next_dispatch_after_f = __interceptor_dispatch_after_f
+        ? __interceptor_dispatch_after_f
+        : (dispatch_after_f_function)dlsym(RTLD_NEXT, "dispatch_after_f");
+    next_dispatch_source_set_timer = __interceptor_dispatch_source_set_timer
+        ? __interceptor_dispatch_source_set_timer
+        : (dispatch_source_set_timer_function)dlsym(RTLD_NEXT, "dispatch_source_set_timer");
     __atomic_store_n(&schedulers_virtual_readings_installed, 1, __ATOMIC_RELEASE);
 }
 

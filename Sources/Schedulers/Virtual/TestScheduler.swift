@@ -151,7 +151,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Called by each `withCapturedTasks`; the first call counts this scheduler in, so the hooks
     /// start looking, and makes the world clock its work reads (WorldClock.swift).
     func startCapturing() {
-        if core.worldClockPointer == nil { _ = core.beginWorldClock() }
+        // Only where something reads it: a binary that links the test support's clock_gettime.
+        if schedulers_virtual_readings_are_installed() != 0, core.worldClockPointer == nil { _ = core.beginWorldClock() }
         if capturesTasks.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             CapturedTasks.capturingSchedulers.add(1, ordering: .relaxed)
         }

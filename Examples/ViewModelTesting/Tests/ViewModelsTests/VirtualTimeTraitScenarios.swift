@@ -4,10 +4,16 @@ import Testing
 import ViewModels
 
 /// The one-annotation form: each of a thousand cases runs in a virtual world of its own
-/// (`.virtualTime`), in parallel with the others, and must be exact in every one: view models
-/// that call `Task.sleep` directly, and ones that sleep on the clock they are given (the test's
-/// scheduler's, `TestScheduler.capturing`).
-@Suite(.timeLimit(.minutes(5)), .virtualTime) struct VirtualTimeTraitScenarios {
+/// (`.virtualTime`) and must be exact in every one: view models that call `Task.sleep`
+/// directly, and ones that sleep on the clock they are given (the test's scheduler's,
+/// `TestScheduler.capturing`).
+///
+/// One case at a time, beside the package's other tests: an automatically advancing capture
+/// still holds its thread while anything is pending, and a thousand of them at once beside the
+/// other scenarios starved the cooperative pool on 2 cores beside a busy core (cases and other
+/// tests past their 5-minute limit). The root package's ParallelWorldsTests keeps 200 cases in
+/// parallel.
+@Suite(.serialized, .timeLimit(.minutes(5)), .virtualTime) struct VirtualTimeTraitScenarios {
     @MainActor @Test(arguments: 0..<Repetition.runs) func refreshesAfterAPause(run: Int) async throws {
         let model = RefreshModel(load: { ["a", "b"] })
         let start = ContinuousClock.now

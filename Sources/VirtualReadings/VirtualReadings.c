@@ -55,19 +55,15 @@ extern void __interceptor_dispatch_after(uint64_t, void *, void *) __attribute__
 extern void __interceptor_dispatch_after_f(uint64_t, void *, void *, void (*)(void *)) __attribute__((weak));
 extern void __interceptor_dispatch_source_set_timer(void *, uint64_t, uint64_t, uint64_t) __attribute__((weak));
 
+// The definition a call of `name` goes on to: the sanitizer's interceptor, else the next library's.
+#define SCHEDULERS_NEXT(name, type) \
+    (__interceptor_##name ? (type)__interceptor_##name : (type)dlsym(RTLD_NEXT, #name))
+
 __attribute__((constructor)) static void schedulers_virtual_readings_install(void) {
-    next_clock_gettime = __interceptor_clock_gettime
-        ? __interceptor_clock_gettime
-        : (clock_gettime_function)dlsym(RTLD_NEXT, "clock_gettime");
-    next_dispatch_after = __interceptor_dispatch_after
-        ? __interceptor_dispatch_after
-        : (dispatch_after_function)dlsym(RTLD_NEXT, "dispatch_after");
-    next_dispatch_after_f = __interceptor_dispatch_after_f
-        ? __interceptor_dispatch_after_f
-        : (dispatch_after_f_function)dlsym(RTLD_NEXT, "dispatch_after_f");
-    next_dispatch_source_set_timer = __interceptor_dispatch_source_set_timer
-        ? __interceptor_dispatch_source_set_timer
-        : (dispatch_source_set_timer_function)dlsym(RTLD_NEXT, "dispatch_source_set_timer");
+    next_clock_gettime = SCHEDULERS_NEXT(clock_gettime, clock_gettime_function);
+    next_dispatch_after = SCHEDULERS_NEXT(dispatch_after, dispatch_after_function);
+    next_dispatch_after_f = SCHEDULERS_NEXT(dispatch_after_f, dispatch_after_f_function);
+    next_dispatch_source_set_timer = SCHEDULERS_NEXT(dispatch_source_set_timer, dispatch_source_set_timer_function);
     __atomic_store_n(&schedulers_virtual_readings_installed, 1, __ATOMIC_RELEASE);
 }
 

@@ -54,11 +54,6 @@ final class VirtualTimeCore: Sendable {
         UnsafeMutablePointer(bitPattern: worldClockAddress.load(ordering: .acquiring))
     }
 
-    /// The world clock, or nil before the scheduler first captured.
-    var worldClock: WorldClock? {
-        state.withLock { $0.worldClock }
-    }
-
     /// Makes the world clock, once, at the current `now`.
     func beginWorldClock() -> WorldClock {
         state.withLock { state in

@@ -54,12 +54,14 @@ final class WorldClock: Sendable {
         schedulers_world_clock_publish(pointer, now.clampedNanoseconds)
     }
 
-    /// The virtual time an instant of a real clock read in this world stands for: `attoseconds`
-    /// since the clock's epoch (a `ContinuousClock` instant is a `CLOCK_BOOTTIME` reading, a
-    /// `SuspendingClock` one `CLOCK_MONOTONIC`).
-    func virtualTime(ofRealInstant attoseconds: Int128, continuous: Bool) -> VirtualTime {
-        let base = Int128(continuous ? pointer.pointee.boottime_base : pointer.pointee.monotonic_base)
-        return VirtualTime(attoseconds: Int128(pointer.pointee.start) * 1_000_000_000 + (attoseconds - base * 1_000_000_000))
+    /// The virtual time an instant of a real clock read in the world of `clock` stands for:
+    /// `attoseconds` since the clock's epoch (a `ContinuousClock` instant is a `CLOCK_BOOTTIME`
+    /// reading, a `SuspendingClock` one `CLOCK_MONOTONIC`).
+    static func virtualTime(
+        ofRealInstant attoseconds: Int128, continuous: Bool, on clock: UnsafeMutablePointer<schedulers_world_clock>
+    ) -> VirtualTime {
+        let base = Int128(continuous ? clock.pointee.boottime_base : clock.pointee.monotonic_base)
+        return VirtualTime(attoseconds: Int128(clock.pointee.start) * 1_000_000_000 + (attoseconds - base * 1_000_000_000))
     }
 
     private static func reading(_ clock: clockid_t) -> Int64 {

@@ -141,13 +141,8 @@ enum CapturedTasks {
         return CapturedTaskIdentity.claim(job, for: scheduler).map { Resolution(scheduler: $0, isFromOutside: false) }
     }
 
-    /// The scheduler whose stand-in answers a main-executor lookup made here and now, or nil:
-    /// the world the running code belongs to.
-    static func mainActorCapture() -> TestScheduler? {
-        world()
-    }
-
-    /// The world the code running here and now belongs to (rules 1, 2 and 4), or nil.
+    /// The world the code running here and now belongs to (rules 1, 2 and 4), or nil: also the
+    /// scheduler whose stand-in answers a main-executor lookup made here and now.
     static func world() -> TestScheduler? {
         guard capturingSchedulers.load(ordering: .relaxed) > 0 else { return nil }
         return runningOrCapturing() ?? CapturedTaskIdentity.schedulerOfCurrentTask()

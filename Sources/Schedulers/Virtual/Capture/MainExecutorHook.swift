@@ -37,7 +37,7 @@ enum MainExecutorHook {
     typealias Hook = @convention(thin) (Original) -> UnownedSerialExecutor
 
     private static let hook: Hook = { original in
-        if let scheduler = CapturedTasks.mainActorCapture() {
+        if let scheduler = CapturedTasks.world() {
             return scheduler.mainActorStandIn.asUnownedSerialExecutor()
         }
         return MainExecutorHook.runtimeHook.forward(

@@ -93,10 +93,8 @@ extension TestScheduler: SchedulingExecutor {
         let wakeUp = UnownedJob(job)
         // Read in this world, where the real clocks read virtual time (WorldClock.swift): the
         // instant is a virtual time, exactly.
-        if schedulers_virtual_readings_are_installed() != 0, let clock = core.worldClock,
-            schedulers_world_clock_get() == clock.pointer
-        {
-            let due = clock.virtualTime(ofRealInstant: deadline, continuous: realClock == .continuous)
+        if let clock = core.worldClockPointer, schedulers_world_clock_get() == clock {
+            let due = WorldClock.virtualTime(ofRealInstant: deadline, continuous: realClock == .continuous, on: clock)
             enqueueWakeUp(wakeUp) { _ in due }
             return
         }

@@ -91,18 +91,4 @@ import TestSupport
         try await Task.sleep(until: deadline, clock: .continuous)
         #expect(start.duration(to: .now) == .milliseconds(100))
     }
-
-    /// Dispatch work world code starts keeps its real delay, however far virtual time has moved:
-    /// a deadline made from a virtual `.now()` is turned back into the real one.
-    @Test(.virtualTime) func aDispatchDeadlineMadeInTheWorldKeepsItsRealDelay() async throws {
-        try await Task.sleep(for: .seconds(86_400))     // a virtual day
-        let realStart = DispatchTime.now()
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5)) { done.resume() }
-        }
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().asyncAfter(wallDeadline: .now() + .milliseconds(5)) { done.resume() }
-        }
-        #expect(DispatchTime.now() >= realStart)
-    }
 }

@@ -12,6 +12,9 @@
 // that thread and real time everywhere else.
 
 // One world's clock, shared by every thread that runs its work. Times are whole nanoseconds.
+// Reference counted: the scheduler holds one reference, and each Dispatch block the world has
+// submitted and not yet finished holds one (Sources/VirtualReadings), so a block that outlives
+// its test still finds the clock it runs with.
 struct schedulers_world_clock {
     // The world's virtual now, since 2001-01-01 00:00:00 UTC; moves when the scheduler's does.
     int64_t now;  // read and written with __atomic builtins only
@@ -21,6 +24,19 @@ struct schedulers_world_clock {
     int64_t start;
     int64_t monotonic_base;
     int64_t boottime_base;
+    // Dispatch blocks the world submitted that have not finished: while there are any, virtual
+    // time holds (the scheduler's drives wait for them).
+    int64_t in_flight;  // __atomic builtins only
+    int64_t references;  // __atomic builtins only
+    // Set once, before the clock is shared, by the scheduler that owns it (WorldClock.swift).
+    void *_Nullable owner;
+    // Called when `in_flight` drops to zero, on the thread that finished the last block.
+    void (*_Nullable drained)(void *_Nullable owner);
+    // Runs `fire(context)` as an action of the world's scheduler at the virtual time `due`
+    // (nanoseconds since 2001-01-01); returns 0 if the scheduler is gone (then nothing runs).
+    int (*_Nullable schedule_at)(void *_Nullable owner, int64_t due, void (*_Nonnull fire)(void *_Nullable), void *_Nullable context);
+    // Frees the clock and the owner's reference, when the last reference goes.
+    void (*_Nullable destroy)(struct schedulers_world_clock *_Nonnull clock);
 };
 
 extern _Thread_local struct schedulers_world_clock *_Nullable schedulers_world_clock_slot;
@@ -35,6 +51,29 @@ static inline __attribute__((always_inline)) void schedulers_world_clock_set(str
 
 static inline void schedulers_world_clock_publish(struct schedulers_world_clock *_Nonnull clock, int64_t now) {
     __atomic_store_n(&clock->now, now, __ATOMIC_RELEASE);
+}
+
+static inline void schedulers_world_clock_retain(struct schedulers_world_clock *_Nonnull clock) {
+    __atomic_add_fetch(&clock->references, 1, __ATOMIC_RELAXED);
+}
+
+static inline void schedulers_world_clock_release(struct schedulers_world_clock *_Nonnull clock) {
+    if (__atomic_sub_fetch(&clock->references, 1, __ATOMIC_ACQ_REL) == 0) clock->destroy(clock);
+}
+
+// A Dispatch block of the world begins its flight (submitted) / ends it (finished running).
+static inline void schedulers_world_work_begin(struct schedulers_world_clock *_Nonnull clock) {
+    schedulers_world_clock_retain(clock);
+    __atomic_add_fetch(&clock->in_flight, 1, __ATOMIC_ACQ_REL);
+}
+
+static inline void schedulers_world_work_end(struct schedulers_world_clock *_Nonnull clock) {
+    if (__atomic_sub_fetch(&clock->in_flight, 1, __ATOMIC_ACQ_REL) == 0 && clock->drained) clock->drained(clock->owner);
+    schedulers_world_clock_release(clock);
+}
+
+static inline int64_t schedulers_world_work_in_flight(struct schedulers_world_clock *_Nonnull clock) {
+    return __atomic_load_n(&clock->in_flight, __ATOMIC_ACQUIRE);
 }
 
 // Set to 1, once, before any world runs, by the definition of `clock_gettime` that answers from

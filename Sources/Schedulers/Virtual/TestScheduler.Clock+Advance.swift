@@ -1,3 +1,4 @@
+import CurrentSchedulerSlot
 @_spi(SchedulersInternal) import Disposables
 import Foundation
 
@@ -111,8 +112,15 @@ extension TestScheduler {
         through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment, isolation: isolated (any Actor)?
     ) async -> Bool {
         let drive = AsyncDrive()
-        var ran = false
-        driver.drive { ran = drive.run { runNext(through: limit, &moment) } }
+        var next = NextRun.idle
+        driver.drive { next = drive.run { runNextUnlessHeld(through: limit, &moment) } }
+        if case .held(let clock, let work) = next {
+            // Dispatch work of the world in flight, nothing due now: wait for it without holding
+            // the thread, then look again (WorldDispatchWork.swift).
+            await waitForDispatchWork(clock, work)
+            return true
+        }
+        let ran = if case .ran = next { true } else { false }
         let deferred = drive.takeDeferred()
         if !deferred.isEmpty {
             // The test's own hop (its task is not captured, so the lookup is not answered
@@ -131,5 +139,24 @@ extension TestScheduler {
             await Task.yield()
         }
         return ran
+    }
+
+    /// Parks the driver until the world's Dispatch work in flight on `clock` has finished, work
+    /// is due now, or the wait warning's delay has passed (then reports and abandons the work).
+    private func waitForDispatchWork(_ clock: UnsafeMutablePointer<schedulers_world_clock>, _ work: WorldDispatchWork) async {
+        let delay = waitWarningDelay
+        let start = withRealReadings { ContinuousClock.now }
+        let generation = parkGeneration.add(1, ordering: .relaxed).newValue
+        withRealReadings {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(delay)))) { [weak self] in
+                guard let self, self.parkGeneration.load(ordering: .relaxed) == generation else { return }
+                self.core.unpark()
+            }
+        }
+        await withCheckedContinuation { (driver: CheckedContinuation<Void, Never>) in
+            if !core.park(driver, unless: { !work.isHolding(clock) }) { driver.resume() }
+        }
+        parkGeneration.add(1, ordering: .relaxed)
+        if work.isHolding(clock), withRealReadings({ ContinuousClock.now - start }) >= delay { work.abandon(clock) }
     }
 }

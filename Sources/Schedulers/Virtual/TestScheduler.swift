@@ -152,7 +152,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// start looking, and makes the world clock its work reads (WorldClock.swift).
     func startCapturing() {
         // Only where something reads it: a binary that links the test support's clock_gettime.
-        if schedulers_virtual_readings_are_installed() != 0, core.worldClockPointer == nil { _ = core.beginWorldClock() }
+        if schedulers_virtual_readings_are_installed() != 0, core.worldClockPointer == nil { _ = core.beginWorldClock(for: self) }
         if capturesTasks.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             CapturedTasks.capturingSchedulers.add(1, ordering: .relaxed)
         }
@@ -451,15 +451,56 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Pops the next live action due no later than `limit` (any, if nil), moving `now` to its
-    /// time if later, and runs it here, outside the lock. Call it while driving.
+    /// time if later, and runs it here, outside the lock. While Dispatch work the world submitted
+    /// is in flight, only what is due at `now` runs, and when nothing is, this waits for that
+    /// work (blocking: a synchronous drive) before looking again (WorldDispatchWork.swift).
+    /// Call it while driving.
     /// - Returns: whether one ran.
     func runNext(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> Bool {
+        while true {
+            switch runNextUnlessHeld(through: limit, &moment) {
+            case .ran: return true
+            case .idle: return false
+            case .held(let clock, let work): work.waitSynchronously(clock, delay: waitWarningDelay)
+            }
+        }
+    }
+
+    /// What ``runNextUnlessHeld(through:_:)`` did.
+    enum NextRun {
+        case ran
+        /// Nothing is due by the limit, and nothing holds time.
+        case idle
+        /// Nothing is due now, and Dispatch work of the world is in flight on `clock`.
+        case held(UnsafeMutablePointer<schedulers_world_clock>, WorldDispatchWork)
+    }
+
+    /// ``runNext(through:_:)`` without the wait: the asynchronous drives wait without holding
+    /// a thread.
+    @inline(__always)
+    func runNextUnlessHeld(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> NextRun {
+        let hold = dispatchHold()
         var next = VirtualTimeCore.Popped()
-        guard let action = guaranteedCore({ $0.popNext(through: limit, &next, moment: &moment) }) else { return false }
+        // Held, time stays where it is: only what is due now may run, and yields held until the
+        // moment has nothing else due wait for the work that may still bring some.
+        let bound = hold == nil ? limit : core.now
+        guard let action = guaranteedCore({ $0.popNext(through: bound, &next, moment: &moment, releasingYields: hold == nil) })
+        else {
+            guard let hold else { return .idle }
+            return .held(hold.clock, hold.work)
+        }
         runInWorld(action)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }
-        return true
+        return .ran
+    }
+
+    /// The world's clock and Dispatch work, if blocks it submitted are in flight and hold time.
+    @inline(__always)
+    func dispatchHold() -> (clock: UnsafeMutablePointer<schedulers_world_clock>, work: WorldDispatchWork)? {
+        guard let clock = core.worldClockPointer, schedulers_world_work_in_flight(clock) > 0 else { return nil }
+        let work = Unmanaged<WorldDispatchWork>.fromOpaque(clock.pointee.owner!).takeUnretainedValue()
+        return work.isHolding(clock) ? (clock, work) : nil
     }
 }

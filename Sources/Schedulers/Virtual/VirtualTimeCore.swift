@@ -55,10 +55,10 @@ final class VirtualTimeCore: Sendable {
     }
 
     /// Makes the world clock, once, at the current `now`.
-    func beginWorldClock() -> WorldClock {
+    func beginWorldClock(for scheduler: TestScheduler) -> WorldClock {
         state.withLock { state in
             if let clock = state.worldClock { return clock }
-            let clock = WorldClock(now: state.now)
+            let clock = WorldClock(now: state.now, scheduler: scheduler)
             state.worldClock = clock
             worldClockAddress.store(UInt(bitPattern: clock.pointer), ordering: .releasing)
             return clock
@@ -158,6 +158,7 @@ final class VirtualTimeCore: Sendable {
         case runStoppedAtRepeatingActions = 4
         case waitingForTime = 8
         case arrivedFromOutside = 16
+        case dispatchWorkUnfinished = 32
     }
 
     /// Whether `warning` is due: true the first time only.
@@ -306,9 +307,10 @@ final class VirtualTimeCore: Sendable {
     }
 
     /// Removes the earliest live action due by `limit` (any, if nil), moving `now` to its date.
-    /// Disposed actions met on the way are dropped.
+    /// Disposed actions met on the way are dropped. `releasingYields` false (while Dispatch work
+    /// of the world is in flight, which may still bring work due now) keeps held yields held.
     func popNext(
-        through limit: VirtualTime?, _ popped: inout Popped, moment: inout DriveMoment
+        through limit: VirtualTime?, _ popped: inout Popped, moment: inout DriveMoment, releasingYields: Bool = true
     ) -> (@Sendable () -> Void)? {
         // The closure leaves the lock through a captured local, never as `withLock`'s generic
         // result: that would reabstract it, two allocations per action (measured).
@@ -317,7 +319,7 @@ final class VirtualTimeCore: Sendable {
             while true {
                 guard let first = state.queue.first(order: state.slots) else {
                     // Nothing queued: yields held at this moment get their one release.
-                    guard Self.releaseHeldYields(&state, &moment) else { return }
+                    guard releasingYields, Self.releaseHeldYields(&state, &moment) else { return }
                     continue
                 }
                 guard state.slots.action(at: first.slot) != nil else {
@@ -328,7 +330,9 @@ final class VirtualTimeCore: Sendable {
                 }
                 let time = state.slots.time(at: first.slot)
                 // The moment has nothing else due: the yields held in it run before time moves.
-                if time > state.now, !state.heldYields.isEmpty, Self.releaseHeldYields(&state, &moment) { continue }
+                if time > state.now, releasingYields, !state.heldYields.isEmpty, Self.releaseHeldYields(&state, &moment) {
+                    continue
+                }
                 if let limit, time > limit { return }
                 state.queue.popFirst(order: state.slots)
                 if time > state.now { state.now = time }

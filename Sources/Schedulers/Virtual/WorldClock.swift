@@ -27,25 +27,44 @@ import Darwin
 /// the moment the scheduler began capturing plus the virtual time since, so their instants move
 /// exactly as virtual time moves.
 final class WorldClock: Sendable {
-    /// Never freed before the scheduler's core is: `nonisolated(unsafe)` because it is written
-    /// only through atomics (`now`) or once, before it is shared.
+    /// Freed when its last reference goes: the scheduler's core holds one (this object), and
+    /// each Dispatch block the world has in flight one (``WorldDispatchWork``).
+    /// `nonisolated(unsafe)` because it is written only through atomics (`now`, the counts) or
+    /// once, before it is shared.
     nonisolated(unsafe) let pointer: UnsafeMutablePointer<schedulers_world_clock>
 
-    init(now: VirtualTime) {
+    /// The Dispatch work the world has in flight, and its deferred Dispatch deadlines.
+    let dispatchWork: WorldDispatchWork
+
+    init(now: VirtualTime, scheduler: TestScheduler) {
         pointer = .allocate(capacity: 1)
+        dispatchWork = WorldDispatchWork(scheduler: scheduler)
         // Real readings, even where this runs inside another world (a capture nested in one).
-        let outer = schedulers_world_clock_get()
-        schedulers_world_clock_set(nil)
-        defer { schedulers_world_clock_set(outer) }
         let nanoseconds = now.clampedNanoseconds
-        pointer.initialize(to: schedulers_world_clock(
-            now: nanoseconds, start: nanoseconds,
-            monotonic_base: Self.reading(CLOCK_MONOTONIC), boottime_base: Self.reading(CLOCK_BOOTTIME)))
+        let (monotonic, boottime) = withRealReadings { (Self.reading(CLOCK_MONOTONIC), Self.reading(CLOCK_BOOTTIME)) }
+        var clock = schedulers_world_clock()
+        clock.now = nanoseconds
+        clock.start = nanoseconds
+        clock.monotonic_base = monotonic
+        clock.boottime_base = boottime
+        clock.references = 1
+        clock.owner = Unmanaged.passRetained(dispatchWork).toOpaque()
+        clock.drained = { owner in Unmanaged<WorldDispatchWork>.fromOpaque(owner!).takeUnretainedValue().drained() }
+        clock.schedule_at = { owner, due, fire, context in
+            let work = Unmanaged<WorldDispatchWork>.fromOpaque(owner!).takeUnretainedValue()
+            return work.schedule(at: VirtualTime(attoseconds: Int128(due) * 1_000_000_000), fire: fire, context: context) ? 1 : 0
+        }
+        clock.destroy = { clock in
+            Unmanaged<WorldDispatchWork>.fromOpaque(clock.pointee.owner!).release()
+            clock.deinitialize(count: 1)
+            clock.deallocate()
+        }
+        pointer.initialize(to: clock)
     }
 
     deinit {
-        pointer.deinitialize(count: 1)
-        pointer.deallocate()
+        // Blocks still in flight keep it until they finish.
+        schedulers_world_clock_release(pointer)
     }
 
     /// Publishes the scheduler's new `now`.
@@ -66,7 +85,7 @@ final class WorldClock: Sendable {
 
     private static func reading(_ clock: clockid_t) -> Int64 {
         var value = timespec()
-        clock_gettime(clock, &value)
+        _ = clock_gettime(clock, &value)
         return Int64(value.tv_sec) * 1_000_000_000 + Int64(value.tv_nsec)
     }
 }
@@ -81,4 +100,15 @@ extension VirtualTime {
         }
         return raw < 0 ? .min : .max
     }
+}
+
+/// Runs `body` with the calling thread's clock readings real: for the package's own real-time
+/// needs (how long a block has been in flight) on a thread that may be running a world's work.
+@inline(__always)
+func withRealReadings<R>(_ body: () throws -> R) rethrows -> R {
+    let outer = schedulers_world_clock_get()
+    if outer == nil { return try body() }
+    schedulers_world_clock_set(nil)
+    defer { schedulers_world_clock_set(outer) }
+    return try body()
 }

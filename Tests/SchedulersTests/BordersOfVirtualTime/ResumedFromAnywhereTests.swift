@@ -4,15 +4,20 @@ import Foundation
 import Testing
 import TestSupport
 
-/// A stub backend as apps write one: it completes on a Dispatch queue, a little later, and
-/// counts its callbacks in `arrived`.
+/// A backend of the outside world (a real network client's): it completes on a Dispatch
+/// queue, a little later, and counts its callbacks in `arrived`. Its work is started by a thread
+/// of its own, outside every virtual world: Dispatch work that world code submits itself is the
+/// world's, and time holds for it (WorldDispatchTests), so only work like this arrives from
+/// outside.
 private func dispatchBackend(_ query: String, arrived: Locked<Int>? = nil) async -> [String] {
     await withCheckedContinuation { continuation in
-        DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(200)) {
-            continuation.resume(returning: [query])
-            // After: the resumption (and its report) is done when the test sees the count.
-            arrived?.withLock { $0 += 1 }
-        }
+        Thread {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(200)) {
+                continuation.resume(returning: [query])
+                // After: the resumption (and its report) is done when the test sees the count.
+                arrived?.withLock { $0 += 1 }
+            }
+        }.start()
     }
 }
 

@@ -96,12 +96,13 @@ import TestSupport
     }
 }
 
-/// Advances `scheduler` from a Dispatch thread once it has issued `count` warnings (the body is
-/// parked or spinning meanwhile, so only another thread can).
+/// Advances `scheduler` from a thread of its own once it has issued `count` warnings (the body
+/// is parked or spinning meanwhile, so only another thread can). Not a Dispatch block: one that
+/// world code submits is the world's, and time would hold for it (WorldDispatchTests).
 private func advanceLater(_ scheduler: TestScheduler, by seconds: TimeInterval, afterWarnings count: Int) {
-    DispatchQueue.global().async {
+    Thread {
         let deadline = Date().addingTimeInterval(30)
         while Warning.capturedCount(about: scheduler) < count, Date() < deadline { usleep(10_000) }
         scheduler.advance(by: seconds)
-    }
+    }.start()
 }

@@ -1,0 +1,511 @@
+// Dispatch work a world starts belongs to it, by defining libdispatch's block functions in the
+// test binary.
+//
+// Swift code reaches libdispatch through the dynamic symbol table (`DispatchQueue.async` calls
+// `dispatch_async`, `asyncAfter` calls `dispatch_after`: Platform notes), so these definitions
+// see every block the code under test submits. On a thread running a world's work (its world
+// clock slot is set, WorldClockSlot.h), a block for any queue but the main queue is the world's:
+//
+// - `dispatch_async`, `dispatch_barrier_async`, `dispatch_group_async`: counted in flight in the
+//   world clock from submission until it has run, and run with the slot set, so that its
+//   readings are virtual and what it submits in turn is the world's too. While anything is in
+//   flight, the world's drives do not move virtual time (Schedulers' WorldDispatchWork.swift).
+// - `dispatch_after`: its deadline, read in virtual time, becomes an action of the world's
+//   scheduler at that virtual time, which submits the block for real as above.
+// - `dispatch_group_notify`: run with the slot set; counted in flight from the moment a leave
+//   made inside the world empties its group, so that time cannot move between the group's last
+//   block and the notification.
+//
+// Everything else (other threads, the main queue, the `_f` variants that the concurrency
+// runtime uses for its own jobs) is forwarded unchanged. A block is called through the Block
+// ABI (clang's "Block Implementation Specification": the invoke pointer after the header), so
+// this file needs no `-fblocks`; the special blocks of `DispatchWorkItem` honour cancellation
+// when called so, though a work item's QoS and barrier flags are not kept.
+
+#include "Forwarding.h"  // first: it defines _GNU_SOURCE
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "CurrentSchedulerSlot.h"
+
+// libdispatch's own, declared here so that its headers (which need blocks) stay out.
+typedef void (*dispatch_function)(void *);
+struct schedulers_dispatch_object;
+typedef struct schedulers_dispatch_object *object_t;
+extern struct schedulers_dispatch_object _dispatch_main_q;
+extern uint64_t dispatch_time(uint64_t when, int64_t delta);
+extern uint64_t dispatch_walltime(const struct timespec *when, int64_t delta);
+extern void dispatch_retain(object_t object);
+extern void dispatch_release(object_t object);
+extern void dispatch_group_enter(object_t group);
+extern long dispatch_group_wait(object_t group, uint64_t timeout);
+void dispatch_group_leave(object_t group);
+extern void dispatch_set_context(object_t object, void *context);
+extern void dispatch_set_finalizer_f(object_t object, dispatch_function finalizer);
+extern long dispatch_source_testcancel(object_t source);
+extern void *_Block_copy(const void *block);
+extern void _Block_release(const void *block);
+
+struct block_layout {
+    void *isa;
+    int flags;
+    int reserved;
+    void (*invoke)(void *block);
+    void *descriptor;
+};
+
+typedef void (*async_function)(object_t, void *);
+typedef void (*async_f_function)(object_t, void *, dispatch_function);
+typedef void (*after_function)(uint64_t, object_t, void *);
+typedef void (*after_f_function)(uint64_t, object_t, void *, dispatch_function);
+typedef void (*group_async_function)(object_t, object_t, void *);
+typedef void (*group_async_f_function)(object_t, object_t, void *, dispatch_function);
+typedef void (*group_notify_f_function)(object_t, object_t, void *, dispatch_function);
+typedef void (*group_leave_function)(object_t);
+typedef void (*set_timer_function)(object_t, uint64_t, uint64_t, uint64_t);
+typedef void (*set_handler_function)(object_t, void *);
+typedef void (*set_handler_f_function)(object_t, dispatch_function);
+
+static async_function next_dispatch_async;
+static async_f_function next_dispatch_async_f;
+static async_function next_dispatch_barrier_async;
+static async_f_function next_dispatch_barrier_async_f;
+static after_function next_dispatch_after;
+static after_f_function next_dispatch_after_f;
+static group_async_function next_dispatch_group_async;
+static group_async_f_function next_dispatch_group_async_f;
+static group_async_function next_dispatch_group_notify;
+static group_notify_f_function next_dispatch_group_notify_f;
+static group_leave_function next_dispatch_group_leave;
+static set_timer_function next_dispatch_source_set_timer;
+static set_handler_function next_dispatch_source_set_event_handler;
+static set_handler_f_function next_dispatch_source_set_event_handler_f;
+// Where the concurrency runtime is loaded: its own timers (a task's delayed job) stay real.
+static void *concurrency_runtime_base;
+
+extern void __interceptor_dispatch_async(object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_async_f(object_t, void *, dispatch_function) __attribute__((weak));
+extern void __interceptor_dispatch_barrier_async(object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_barrier_async_f(object_t, void *, dispatch_function) __attribute__((weak));
+extern void __interceptor_dispatch_after(uint64_t, object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_after_f(uint64_t, object_t, void *, dispatch_function) __attribute__((weak));
+extern void __interceptor_dispatch_group_async(object_t, object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_group_async_f(object_t, object_t, void *, dispatch_function) __attribute__((weak));
+extern void __interceptor_dispatch_group_notify(object_t, object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_group_notify_f(object_t, object_t, void *, dispatch_function) __attribute__((weak));
+extern void __interceptor_dispatch_group_leave(object_t) __attribute__((weak));
+extern void __interceptor_dispatch_source_set_timer(object_t, uint64_t, uint64_t, uint64_t) __attribute__((weak));
+extern void __interceptor_dispatch_source_set_event_handler(object_t, void *) __attribute__((weak));
+extern void __interceptor_dispatch_source_set_event_handler_f(object_t, dispatch_function) __attribute__((weak));
+
+__attribute__((constructor)) static void schedulers_world_dispatch_install(void) {
+    next_dispatch_async = SCHEDULERS_NEXT(dispatch_async, async_function);
+    next_dispatch_async_f = SCHEDULERS_NEXT(dispatch_async_f, async_f_function);
+    next_dispatch_barrier_async = SCHEDULERS_NEXT(dispatch_barrier_async, async_function);
+    next_dispatch_barrier_async_f = SCHEDULERS_NEXT(dispatch_barrier_async_f, async_f_function);
+    next_dispatch_after = SCHEDULERS_NEXT(dispatch_after, after_function);
+    next_dispatch_after_f = SCHEDULERS_NEXT(dispatch_after_f, after_f_function);
+    next_dispatch_group_async = SCHEDULERS_NEXT(dispatch_group_async, group_async_function);
+    next_dispatch_group_async_f = SCHEDULERS_NEXT(dispatch_group_async_f, group_async_f_function);
+    next_dispatch_group_notify = SCHEDULERS_NEXT(dispatch_group_notify, group_async_function);
+    next_dispatch_group_notify_f = SCHEDULERS_NEXT(dispatch_group_notify_f, group_notify_f_function);
+    next_dispatch_group_leave = SCHEDULERS_NEXT(dispatch_group_leave, group_leave_function);
+    next_dispatch_source_set_timer = SCHEDULERS_NEXT(dispatch_source_set_timer, set_timer_function);
+    next_dispatch_source_set_event_handler = SCHEDULERS_NEXT(dispatch_source_set_event_handler, set_handler_function);
+    next_dispatch_source_set_event_handler_f =
+        SCHEDULERS_NEXT(dispatch_source_set_event_handler_f, set_handler_f_function);
+    Dl_info info;
+    void *runtime = dlsym(RTLD_DEFAULT, "swift_task_enqueueGlobal");
+    if (runtime && dladdr(runtime, &info)) concurrency_runtime_base = info.dli_fbase;
+}
+
+// The world whose work the calling thread runs, if a block it submits to `queue` is the world's.
+static struct schedulers_world_clock *world_for(object_t queue) {
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    if (world == NULL || queue == &_dispatch_main_q || world->schedule_at == NULL) return NULL;
+    return world;
+}
+
+// A block of the world on its way: what runs it needs.
+struct world_block {
+    struct schedulers_world_clock *clock;
+    void *block;        // copied
+    object_t queue;     // retained while a deadline waits (`dispatch_after`)
+    object_t group;     // the group to leave after it ran (`dispatch_group_async`), or null
+    int counted;        // `dispatch_group_notify`: see notify_counted below
+    struct world_block *next_notify;
+};
+
+static struct world_block *world_block_make(struct schedulers_world_clock *clock, void *block) {
+    struct world_block *item = calloc(1, sizeof *item);
+    if (item == NULL) abort();
+    item->clock = clock;
+    item->block = _Block_copy(block);
+    return item;
+}
+
+static void world_block_invoke(struct world_block *item) {
+    struct schedulers_world_clock *outer = schedulers_world_clock_get();
+    schedulers_world_clock_set(item->clock);
+    struct block_layout *block = item->block;
+    block->invoke(block);
+    _Block_release(block);
+    schedulers_world_clock_set(outer);
+}
+
+// Runs a block counted in flight; its flight ends after it (and the group's leave) ran.
+static void run_world_block(void *context) {
+    struct world_block *item = context;
+    struct schedulers_world_clock *clock = item->clock;
+    world_block_invoke(item);
+    if (item->group) {
+        // Still in flight, and still on the world's clock: a notification this leave sends is
+        // counted before time can move (dispatch_group_leave below).
+        struct schedulers_world_clock *outer = schedulers_world_clock_get();
+        schedulers_world_clock_set(clock);
+        dispatch_group_leave(item->group);
+        schedulers_world_clock_set(outer);
+        dispatch_release(item->group);
+    }
+    free(item);
+    schedulers_world_work_end(clock);
+}
+
+static void submit_in_flight(
+    struct schedulers_world_clock *clock, object_t queue, void *block, async_f_function submit
+) {
+    struct world_block *item = world_block_make(clock, block);
+    schedulers_world_work_begin(clock);
+    submit(queue, item, run_world_block);
+}
+
+void dispatch_async(object_t queue, void *block) {
+    struct schedulers_world_clock *world = world_for(queue);
+    if (world == NULL) return next_dispatch_async(queue, block);
+    submit_in_flight(world, queue, block, next_dispatch_async_f);
+}
+
+void dispatch_barrier_async(object_t queue, void *block) {
+    struct schedulers_world_clock *world = world_for(queue);
+    if (world == NULL) return next_dispatch_barrier_async(queue, block);
+    submit_in_flight(world, queue, block, next_dispatch_barrier_async_f);
+}
+
+void dispatch_group_async(object_t group, object_t queue, void *block) {
+    struct schedulers_world_clock *world = world_for(queue);
+    if (world == NULL) return next_dispatch_group_async(group, queue, block);
+    // Entered here and left by run_world_block, while the block is still in flight.
+    dispatch_group_enter(group);
+    dispatch_retain(group);
+    struct world_block *item = world_block_make(world, block);
+    item->group = group;
+    schedulers_world_work_begin(world);
+    next_dispatch_async_f(queue, item, run_world_block);
+}
+
+// MARK: Group notifications
+
+// World notifications registered and not yet run, with their groups: a leave inside the world
+// that empties a group counts that group's notifications in flight before it returns, so that
+// time holds from the group's last work to the notification's end.
+static pthread_mutex_t notifies_lock = PTHREAD_MUTEX_INITIALIZER;  // timer sources too
+static struct world_block *notifies;
+
+// `counted`: 0 registered, 1 counted in flight by a leave, 2 running or run uncounted.
+static void run_world_notify(void *context) {
+    struct world_block *item = context;
+    pthread_mutex_lock(&notifies_lock);
+    for (struct world_block **link = &notifies; *link; link = &(*link)->next_notify) {
+        if (*link == item) {
+            *link = item->next_notify;
+            break;
+        }
+    }
+    int counted = item->counted;
+    if (!counted) item->counted = 2;
+    pthread_mutex_unlock(&notifies_lock);
+    struct schedulers_world_clock *clock = item->clock;
+    world_block_invoke(item);
+    dispatch_release(item->group);
+    free(item);
+    if (counted == 1) {
+        schedulers_world_work_end(clock);
+    } else {
+        schedulers_world_clock_release(clock);
+    }
+}
+
+void dispatch_group_notify(object_t group, object_t queue, void *block) {
+    struct schedulers_world_clock *world = world_for(queue);
+    if (world == NULL) return next_dispatch_group_notify(group, queue, block);
+    struct world_block *item = world_block_make(world, block);
+    item->group = group;
+    dispatch_retain(group);
+    schedulers_world_clock_retain(world);
+    pthread_mutex_lock(&notifies_lock);
+    item->next_notify = notifies;
+    notifies = item;
+    pthread_mutex_unlock(&notifies_lock);
+    next_dispatch_group_notify_f(group, queue, item, run_world_notify);
+    // An empty group notifies at once: counted like a leave that empties it.
+    if (dispatch_group_wait(group, 0) == 0) {
+        pthread_mutex_lock(&notifies_lock);
+        // Only while still registered: once run_world_notify has taken it off (under this
+        // lock), it may be freed.
+        for (struct world_block *each = notifies; each; each = each->next_notify) {
+            if (each == item) {
+                if (item->counted == 0) {
+                    item->counted = 1;
+                    schedulers_world_work_begin(world);
+                }
+                break;
+            }
+        }
+        pthread_mutex_unlock(&notifies_lock);
+    }
+}
+
+void dispatch_group_leave(object_t group) {
+    next_dispatch_group_leave(group);
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    if (world == NULL || dispatch_group_wait(group, 0) != 0) return;
+    // The group is empty: libdispatch has submitted its notifications. Count the world's that
+    // have not started, on their own world's clock.
+    pthread_mutex_lock(&notifies_lock);
+    for (struct world_block *each = notifies; each; each = each->next_notify) {
+        if (each->group == group && each->counted == 0) {
+            each->counted = 1;
+            schedulers_world_work_begin(each->clock);
+        }
+    }
+    pthread_mutex_unlock(&notifies_lock);
+}
+
+// MARK: Deadlines
+
+// The distance from the world's virtual now to `when`, read on the world's thread; 0 for
+// DISPATCH_TIME_NOW. `known` is 0 for a deadline of a kind this does not read.
+static int64_t virtual_distance(uint64_t when, int *known) {
+    *known = 1;
+    if (when == 0) return 0;
+    uint64_t kind = when >> 62;
+    if (kind == 0) return (int64_t)(when - dispatch_time(0, 0));         // `DispatchTime`
+    if (kind == 3) return (int64_t)dispatch_walltime(NULL, 0) - (int64_t)when;  // `DispatchWallTime`
+    *known = 0;
+    return 0;
+}
+
+// The real Dispatch deadline as far from the real now as `when` is from the virtual now, for a
+// deadline made on a thread running a world's work; any other unchanged.
+static uint64_t real_deadline(uint64_t when) {
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    // DISPATCH_TIME_NOW and DISPATCH_TIME_FOREVER mean the same in both.
+    if (world == NULL || when == 0 || when == ~0ULL) return when;
+    int known;
+    int64_t distance = virtual_distance(when, &known);
+    if (!known) return when;
+    uint64_t kind = when >> 62;
+    schedulers_world_clock_set(NULL);
+    uint64_t real = kind == 0 ? dispatch_time(0, distance) : dispatch_walltime(NULL, distance);
+    schedulers_world_clock_set(world);
+    return real;
+}
+
+// A deadline of the world reached in virtual time: the block goes to its queue, in flight.
+static void fire_world_after(void *context) {
+    struct world_block *item = context;
+    // Read before the submission: the block may run, and free `item`, at once.
+    struct schedulers_world_clock *clock = item->clock;
+    object_t queue = item->queue;
+    schedulers_world_work_begin(clock);
+    next_dispatch_async_f(queue, item, run_world_block);
+    dispatch_release(queue);
+    // The reference the deadline held; the flight holds its own.
+    schedulers_world_clock_release(clock);
+}
+
+void dispatch_after(uint64_t when, object_t queue, void *block) {
+    struct schedulers_world_clock *world = world_for(queue);
+    int known = 0;
+    int64_t distance = world && when != ~0ULL ? virtual_distance(when, &known) : 0;
+    if (!known) return next_dispatch_after(real_deadline(when), queue, block);
+    struct world_block *item = world_block_make(world, block);
+    item->queue = queue;
+    dispatch_retain(queue);
+    schedulers_world_clock_retain(world);
+    int64_t now = __atomic_load_n(&world->now, __ATOMIC_ACQUIRE);
+    int64_t due;
+    if (__builtin_add_overflow(now, distance < 0 ? 0 : distance, &due)) due = INT64_MAX;
+    if (!world->schedule_at(world->owner, due, fire_world_after, item)) {
+        // The world's scheduler is gone: a real deadline after all.
+        dispatch_release(queue);
+        schedulers_world_clock_release(world);
+        next_dispatch_after(real_deadline(when), queue, item->block);
+        _Block_release(item->block);
+        free(item);
+    }
+}
+
+void dispatch_after_f(uint64_t when, object_t queue, void *context, dispatch_function work) {
+    next_dispatch_after_f(real_deadline(when), queue, context, work);
+}
+
+// MARK: Timer sources
+
+// A timer source whose handler or timer world code set. Its timer is virtual: the real one is
+// set never to fire, and a tick, an action of the world's scheduler at each virtual deadline,
+// makes it fire once, for real, at once, counted in flight until the handler has run.
+struct world_source {
+    struct schedulers_world_clock *clock;  // a reference
+    object_t source;
+    void *handler;          // copied; run with the world's clock; null if set outside the world
+    uint64_t generation;    // bumped by each set_timer: an older timer's ticks do nothing
+    int counted;            // ticks counted in flight whose handler has not run yet
+    struct world_source *next;
+};
+
+static struct world_source *sources;  // under notifies_lock
+
+// A pending tick of a virtual timer; it holds a reference to its source.
+struct world_tick {
+    struct world_source *entry;
+    uint64_t generation;
+    int64_t due;
+    int64_t interval;  // nanoseconds; 0 for a timer that fires once
+};
+
+static void world_source_finalize(void *context) {
+    struct world_source *entry = context;
+    pthread_mutex_lock(&notifies_lock);
+    for (struct world_source **link = &sources; *link; link = &(*link)->next) {
+        if (*link == entry) {
+            *link = entry->next;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&notifies_lock);
+    if (entry->handler) _Block_release(entry->handler);
+    schedulers_world_clock_release(entry->clock);
+    free(entry);
+}
+
+// The entry of `source` (made on the world's clock if new). Call under notifies_lock.
+static struct world_source *world_source_entry(object_t source, struct schedulers_world_clock *world) {
+    for (struct world_source *each = sources; each; each = each->next) {
+        if (each->source == source) return each;
+    }
+    struct world_source *entry = calloc(1, sizeof *entry);
+    if (entry == NULL) abort();
+    entry->clock = world;
+    schedulers_world_clock_retain(world);
+    entry->source = source;
+    entry->next = sources;
+    sources = entry;
+    // The source's context is the entry from now on (the Swift overlay sets none), and frees
+    // it with the source.
+    dispatch_set_context(source, entry);
+    dispatch_set_finalizer_f(source, world_source_finalize);
+    return entry;
+}
+
+static void run_world_source_handler(void *context) {
+    struct world_source *entry = context;
+    pthread_mutex_lock(&notifies_lock);
+    int counted = entry->counted > 0;
+    if (counted) entry->counted -= 1;
+    void *handler = entry->handler ? _Block_copy(entry->handler) : NULL;
+    struct schedulers_world_clock *clock = entry->clock;
+    pthread_mutex_unlock(&notifies_lock);
+    if (handler) {
+        struct schedulers_world_clock *outer = schedulers_world_clock_get();
+        schedulers_world_clock_set(clock);
+        ((struct block_layout *)handler)->invoke(handler);
+        schedulers_world_clock_set(outer);
+        _Block_release(handler);
+    }
+    if (counted) schedulers_world_work_end(clock);
+}
+
+void dispatch_source_set_event_handler(object_t source, void *handler) {
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    pthread_mutex_lock(&notifies_lock);
+    struct world_source *known = NULL;
+    for (struct world_source *each = sources; each; each = each->next) {
+        if (each->source == source) known = each;
+    }
+    if (world == NULL && known == NULL) {
+        pthread_mutex_unlock(&notifies_lock);
+        return next_dispatch_source_set_event_handler(source, handler);
+    }
+    struct world_source *entry = known ? known : world_source_entry(source, world);
+    void *old = entry->handler;
+    entry->handler = handler ? _Block_copy(handler) : NULL;
+    pthread_mutex_unlock(&notifies_lock);
+    if (old) _Block_release(old);
+    next_dispatch_source_set_event_handler_f(source, handler ? run_world_source_handler : NULL);
+}
+
+static void schedule_tick(struct schedulers_world_clock *world, struct world_tick *tick);
+
+static void fire_world_tick(void *context) {
+    struct world_tick *tick = context;
+    struct world_source *entry = tick->entry;
+    object_t source = entry->source;
+    pthread_mutex_lock(&notifies_lock);
+    int live = tick->generation == entry->generation && !dispatch_source_testcancel(source);
+    if (live && entry->handler) {
+        entry->counted += 1;
+        schedulers_world_work_begin(entry->clock);
+    }
+    pthread_mutex_unlock(&notifies_lock);
+    if (live) {
+        // Fire once, for real, now; the next tick sets it again.
+        next_dispatch_source_set_timer(source, 0, ~0ULL, 0);
+        if (tick->interval > 0) {
+            if (__builtin_add_overflow(tick->due, tick->interval, &tick->due)) tick->due = INT64_MAX;
+            return schedule_tick(entry->clock, tick);
+        }
+    }
+    dispatch_release(source);
+    free(tick);
+}
+
+static void schedule_tick(struct schedulers_world_clock *world, struct world_tick *tick) {
+    if (!world->schedule_at(world->owner, tick->due, fire_world_tick, tick)) {
+        dispatch_release(tick->entry->source);
+        free(tick);
+    }
+}
+
+void dispatch_source_set_timer(object_t source, uint64_t start, uint64_t interval, uint64_t leeway) {
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    int known = 0;
+    int64_t distance = 0;
+    if (world && world->schedule_at && start != ~0ULL) {
+        // The concurrency runtime's own timers (delayed jobs) keep their real delay.
+        Dl_info info;
+        if (!dladdr(__builtin_return_address(0), &info) || info.dli_fbase != concurrency_runtime_base) {
+            distance = virtual_distance(start, &known);
+        }
+    }
+    if (!known) return next_dispatch_source_set_timer(source, real_deadline(start), interval, leeway);
+    pthread_mutex_lock(&notifies_lock);
+    struct world_source *entry = world_source_entry(source, world);
+    entry->generation += 1;
+    struct world_tick *tick = calloc(1, sizeof *tick);
+    if (tick == NULL) abort();
+    tick->entry = entry;
+    tick->generation = entry->generation;
+    pthread_mutex_unlock(&notifies_lock);
+    int64_t now = __atomic_load_n(&world->now, __ATOMIC_ACQUIRE);
+    if (__builtin_add_overflow(now, distance < 0 ? 0 : distance, &tick->due)) tick->due = INT64_MAX;
+    // DISPATCH_TIME_FOREVER (Swift's `.never`) and 0: once.
+    tick->interval = interval == ~0ULL || interval > (uint64_t)INT64_MAX ? 0 : (int64_t)interval;
+    // Never for real; the ticks fire it.
+    next_dispatch_source_set_timer(source, ~0ULL, ~0ULL, leeway);
+    dispatch_retain(source);
+    schedule_tick(world, tick);
+}

@@ -1,0 +1,221 @@
+import Dispatch
+import Foundation
+import SchedulersTestSupport
+import Testing
+import TestSupport
+
+/// Dispatch work the world starts belongs to it: a block that world code submits runs with the
+/// world's readings, virtual time holds while it is in flight, and an `asyncAfter` deadline is
+/// virtual. So a completion handler on a Dispatch queue answers at the virtual time it was
+/// asked, in every run, with no report. Each shape runs many times in a row, so that one exact
+/// only usually fails here.
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct WorldDispatchTests {
+    static let runs = 200
+
+    @MainActor @Test func aCompletionHandlerIsExactInTheSynchronousShape() {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let model = CompletionSearchModel(backend: DispatchBackend(latency: nil))
+            scheduler.withCapturedTasks {
+                model.queryChanged("s")
+                scheduler.advance(by: 0.299)
+                #expect(model.results == [])
+                scheduler.advance(by: 0.001)
+                #expect(model.results == ["s!"])
+                #expect(scheduler.pendingCount == 0)
+            }
+        }
+    }
+
+    @MainActor @Test func anAsyncAfterOf20MillisecondsIsExactInTheSynchronousShape() {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let model = CompletionSearchModel(backend: DispatchBackend(latency: .milliseconds(20)))
+            scheduler.withCapturedTasks {
+                model.queryChanged("s")
+                scheduler.advance(by: 0.3)
+                #expect(model.results == [])
+                scheduler.advance(by: 0.019)
+                #expect(model.results == [])
+                scheduler.advance(by: 0.001)
+                #expect(model.results == ["s!"])
+            }
+        }
+    }
+
+    @MainActor @Test func aCompletionHandlerIsExactInTheAsynchronousShape() async {
+        for latency in [nil, DispatchTimeInterval.milliseconds(20)] {
+            for _ in 0..<Self.runs {
+                let scheduler = TestScheduler()
+                let model = CompletionSearchModel(backend: DispatchBackend(latency: latency))
+                await scheduler.withCapturedTasks {
+                    model.queryChanged("s")
+                    await scheduler.clock.advance(by: .milliseconds(300))
+                    #expect(model.results == (latency == nil ? ["s!"] : []))
+                    await scheduler.clock.advance(by: .milliseconds(20))
+                    #expect(model.results == ["s!"])
+                }
+            }
+        }
+    }
+
+    @MainActor @Test func aCompletionHandlerIsExactWithAutomaticAdvance() async throws {
+        for latency in [nil, DispatchTimeInterval.milliseconds(20)] {
+            for _ in 0..<Self.runs {
+                let scheduler = TestScheduler()
+                let model = CompletionSearchModel(backend: DispatchBackend(latency: latency))
+                try await scheduler.withCapturedTasks(advancing: .automatically) {
+                    let start = ContinuousClock.now
+                    model.queryChanged("s")
+                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(model.results == (latency == nil ? ["s!"] : []))
+                    try await Task.sleep(for: .milliseconds(20))
+                    #expect(model.results == ["s!"])
+                    #expect(start.duration(to: .now) == .milliseconds(320))
+                }
+            }
+        }
+    }
+
+    /// A timeout raced against a Dispatch backend loses every run: time holds while the answer
+    /// is on its way, and reads zero when it comes.
+    @Test func aTimeoutRacedAgainstADispatchBackendLoses() async throws {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            try await scheduler.withCapturedTasks(advancing: .automatically) {
+                let start = ContinuousClock.now
+                let answer = try await withThrowingTaskGroup(of: [String]?.self) { group in
+                    group.addTask { await DispatchBackend(latency: nil).search("s") }
+                    group.addTask {
+                        try await Task.sleep(for: .seconds(5))
+                        return nil
+                    }
+                    let first = try await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+                #expect(answer == ["s!"])
+                #expect(start.duration(to: .now) == .zero)
+            }
+        }
+    }
+
+    @Test(.virtualTime) func asyncAfterRunsAtExactlyItsVirtualDeadline() async {
+        let start = ContinuousClock.now
+        let startDispatch = DispatchTime.now()
+        let (fired, firedDispatch) = await withCheckedContinuation { (done: CheckedContinuation<(ContinuousClock.Instant, DispatchTime), Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(30)) {
+                done.resume(returning: (ContinuousClock.now, DispatchTime.now()))
+            }
+        }
+        #expect(start.duration(to: fired) == .seconds(30))
+        #expect(firedDispatch.uptimeNanoseconds - startDispatch.uptimeNanoseconds == 30_000_000_000)
+        let wall = await withCheckedContinuation { (done: CheckedContinuation<Date, Never>) in
+            DispatchQueue.global().asyncAfter(wallDeadline: .now() + .seconds(60)) { done.resume(returning: Date()) }
+        }
+        #expect(wall == Date(timeIntervalSinceReferenceDate: 90))
+    }
+
+    @Test(.virtualTime(advancing: .manually)) func asyncAfterWaitsForManualDrives() async throws {
+        let scheduler = try #require(TestScheduler.capturing)
+        let fired = Counter()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(30)) { fired.increment() }
+        await scheduler.clock.advance(by: .milliseconds(29_999))
+        #expect(fired.value == 0)
+        await scheduler.clock.advance(by: .milliseconds(1))
+        #expect(fired.value == 1)
+    }
+
+    /// What a block submits in turn is the world's too: time holds for the whole chain.
+    @Test(.virtualTime) func blocksSubmittedByBlocksHoldTimeToo() async {
+        let start = ContinuousClock.now
+        // Pending work that an automatic advance would jump to, were time not held.
+        let pending = Task { try? await Task.sleep(for: .seconds(1)) }
+        defer { pending.cancel() }
+        let serial = DispatchQueue(label: "WorldDispatchTests.serial")
+        let reading = await withCheckedContinuation { (done: CheckedContinuation<ContinuousClock.Instant, Never>) in
+            DispatchQueue.global().async {
+                serial.async {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(2)) {
+                        done.resume(returning: ContinuousClock.now)
+                    }
+                }
+            }
+        }
+        #expect(start.duration(to: reading) == .seconds(2))
+    }
+
+    @Test(.virtualTime) func aGroupsNotificationArrivesBeforeTimeMoves() async {
+        for _ in 0..<Self.runs {
+            let start = ContinuousClock.now
+            let pending = Task { try? await Task.sleep(for: .seconds(1)) }
+            defer { pending.cancel() }
+            let sum = Counter()
+            let reading = await withCheckedContinuation { (done: CheckedContinuation<ContinuousClock.Instant, Never>) in
+                let group = DispatchGroup()
+                for _ in 0..<3 {
+                    DispatchQueue.global().async(group: group) { sum.increment() }
+                }
+                group.enter()
+                DispatchQueue.global().async {
+                    sum.increment()
+                    group.leave()
+                }
+                group.notify(queue: .global()) { done.resume(returning: ContinuousClock.now) }
+            }
+            #expect(sum.value == 4)
+            #expect(start.duration(to: reading) == .zero)
+        }
+    }
+
+    /// A block on a thread outside every world is not the world's: its readings are real.
+    @Test(.virtualTime) func blocksSubmittedOutsideTheWorldStayReal() async {
+        try? await Task.sleep(for: .seconds(86_400))
+        let before = Date(timeIntervalSinceNow: 0)
+        #expect(before == Date(timeIntervalSinceReferenceDate: 86_400))
+        let outside = await withCheckedContinuation { (done: CheckedContinuation<Date, Never>) in
+            Thread {
+                DispatchQueue.global().async { done.resume(returning: Date()) }
+            }.start()
+        }
+        #expect(outside.timeIntervalSinceReferenceDate > 86_400 * 365)
+    }
+}
+
+/// A `@MainActor` search model whose backend completes through Dispatch: the commonest border of
+/// the virtual world.
+@MainActor final class CompletionSearchModel {
+    var results: [String] = []
+    private var search: Task<Void, Never>?
+    let backend: DispatchBackend
+
+    init(backend: DispatchBackend) {
+        self.backend = backend
+    }
+
+    func queryChanged(_ query: String) {
+        search?.cancel()
+        search = Task {
+            try? await Task.sleep(for: .milliseconds(300))
+            guard !Task.isCancelled else { return }
+            results = await backend.search(query)
+        }
+    }
+}
+
+/// A stub client that answers on a global queue, at once or after `latency`.
+struct DispatchBackend: Sendable {
+    let latency: DispatchTimeInterval?
+
+    func search(_ query: String, completion: @escaping @Sendable ([String]) -> Void) {
+        if let latency {
+            DispatchQueue.global().asyncAfter(deadline: .now() + latency) { completion([query + "!"]) }
+        } else {
+            DispatchQueue.global().async { completion([query + "!"]) }
+        }
+    }
+
+    func search(_ query: String) async -> [String] {
+        await withCheckedContinuation { answer in search(query) { answer.resume(returning: $0) } }
+    }
+}

@@ -41,8 +41,8 @@ extern uint64_t dispatch_walltime(const struct timespec *when, int64_t delta);
 extern void dispatch_retain(object_t object);
 extern void dispatch_release(object_t object);
 extern void dispatch_group_enter(object_t group);
-extern long dispatch_group_wait(object_t group, uint64_t timeout);
 void dispatch_group_leave(object_t group);
+long dispatch_group_wait(object_t group, uint64_t timeout);
 extern void dispatch_set_context(object_t object, void *context);
 extern void dispatch_set_finalizer_f(object_t object, dispatch_function finalizer);
 extern long dispatch_source_testcancel(object_t source);
@@ -67,6 +67,7 @@ typedef void (*group_notify_f_function)(object_t, object_t, void *, dispatch_fun
 typedef void (*group_leave_function)(object_t);
 typedef void (*set_timer_function)(object_t, uint64_t, uint64_t, uint64_t);
 typedef void (*set_handler_function)(object_t, void *);
+typedef long (*wait_function)(object_t, uint64_t);
 typedef void (*set_handler_f_function)(object_t, dispatch_function);
 
 static async_function next_dispatch_async;
@@ -82,6 +83,8 @@ static group_notify_f_function next_dispatch_group_notify_f;
 static group_leave_function next_dispatch_group_leave;
 static set_timer_function next_dispatch_source_set_timer;
 static set_handler_function next_dispatch_source_set_event_handler;
+static wait_function next_dispatch_semaphore_wait;
+static wait_function next_dispatch_group_wait;
 static set_handler_f_function next_dispatch_source_set_event_handler_f;
 // Where the concurrency runtime is loaded: its own timers (a task's delayed job) stay real.
 static void *concurrency_runtime_base;
@@ -99,6 +102,8 @@ extern void __interceptor_dispatch_group_notify_f(object_t, object_t, void *, di
 extern void __interceptor_dispatch_group_leave(object_t) __attribute__((weak));
 extern void __interceptor_dispatch_source_set_timer(object_t, uint64_t, uint64_t, uint64_t) __attribute__((weak));
 extern void __interceptor_dispatch_source_set_event_handler(object_t, void *) __attribute__((weak));
+extern long __interceptor_dispatch_semaphore_wait(object_t, uint64_t) __attribute__((weak));
+extern long __interceptor_dispatch_group_wait(object_t, uint64_t) __attribute__((weak));
 extern void __interceptor_dispatch_source_set_event_handler_f(object_t, dispatch_function) __attribute__((weak));
 
 __attribute__((constructor)) static void schedulers_world_dispatch_install(void) {
@@ -117,6 +122,8 @@ __attribute__((constructor)) static void schedulers_world_dispatch_install(void)
     next_dispatch_source_set_event_handler = SCHEDULERS_NEXT(dispatch_source_set_event_handler, set_handler_function);
     next_dispatch_source_set_event_handler_f =
         SCHEDULERS_NEXT(dispatch_source_set_event_handler_f, set_handler_f_function);
+    next_dispatch_semaphore_wait = SCHEDULERS_NEXT(dispatch_semaphore_wait, wait_function);
+    next_dispatch_group_wait = SCHEDULERS_NEXT(dispatch_group_wait, wait_function);
     Dl_info info;
     void *runtime = dlsym(RTLD_DEFAULT, "swift_task_enqueueGlobal");
     if (runtime && dladdr(runtime, &info)) concurrency_runtime_base = info.dli_fbase;
@@ -314,6 +321,16 @@ static uint64_t real_deadline(uint64_t when) {
     return real;
 }
 
+// A wait with a timeout, in world code, blocks its thread for real: its deadline, made from a
+// virtual `.now()`, is turned back into the real one the same distance away.
+long dispatch_semaphore_wait(object_t semaphore, uint64_t timeout) {
+    return next_dispatch_semaphore_wait(semaphore, real_deadline(timeout));
+}
+
+long dispatch_group_wait(object_t group, uint64_t timeout) {
+    return next_dispatch_group_wait(group, real_deadline(timeout));
+}
+
 // A deadline of the world reached in virtual time: the block goes to its queue, in flight.
 static void fire_world_after(void *context) {
     struct world_block *item = context;
@@ -462,8 +479,13 @@ static void fire_world_tick(void *context) {
     }
     pthread_mutex_unlock(&notifies_lock);
     if (live) {
-        // Fire once, for real, now; the next tick sets it again.
+        // Fire once, for real, now; the next tick sets it again. Real readings: libdispatch
+        // reads "now" through this thread's slot, which would put it the virtual time that has
+        // passed into the real future.
+        struct schedulers_world_clock *world = schedulers_world_clock_get();
+        schedulers_world_clock_set(NULL);
         next_dispatch_source_set_timer(source, 0, ~0ULL, 0);
+        schedulers_world_clock_set(world);
         if (tick->interval > 0) {
             if (__builtin_add_overflow(tick->due, tick->interval, &tick->due)) tick->due = INT64_MAX;
             return schedule_tick(entry->clock, tick);

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+@_spi(SchedulersInternal) import Disposables
 import SchedulersTestSupport
 import Testing
 import TestSupport
@@ -10,7 +11,7 @@ import TestSupport
 /// asked, in every run, with no report. Each shape runs many times in a row, so that one exact
 /// only usually fails here.
 @Suite(.ownThread, .timeLimit(.minutes(5))) struct WorldDispatchTests {
-    static let runs = 200
+    static let runs = stressCount(1_000)
 
     @MainActor @Test func aCompletionHandlerIsExactInTheSynchronousShape() {
         for _ in 0..<Self.runs {
@@ -166,6 +167,90 @@ import TestSupport
             #expect(sum.value == 4)
             #expect(start.duration(to: reading) == .zero)
         }
+    }
+
+    /// A repeating `DispatchSourceTimer` set in the world ticks at exactly its virtual
+    /// deadlines, with no drift, each tick's handler done before time moves on.
+    @Test(.virtualTime) func aRepeatingTimerSourceTicksAtExactlyEachInterval() async {
+        let start = ContinuousClock.now
+        let ticks = Lock<[Duration]>([])
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { ticks.withLock { $0.append(start.duration(to: .now)) } }
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1))
+        timer.resume()
+        try? await Task.sleep(for: .milliseconds(3_500))
+        timer.cancel()
+        #expect(ticks.withLock { $0 } == [.seconds(1), .seconds(2), .seconds(3)])
+    }
+
+    @Test(.virtualTime(advancing: .manually)) func aOneShotTimerSourceFiresOnceAtItsDeadline() async throws {
+        let scheduler = try #require(TestScheduler.capturing)
+        let fired = Counter()
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "WorldDispatchTests.timer"))
+        timer.setEventHandler { fired.increment() }
+        timer.schedule(deadline: .now() + .milliseconds(250))
+        timer.resume()
+        await scheduler.clock.advance(by: .milliseconds(249))
+        #expect(fired.value == 0)
+        await scheduler.clock.advance(by: .milliseconds(1))
+        #expect(fired.value == 1)
+        await scheduler.clock.advance(by: .seconds(10))
+        #expect(fired.value == 1)
+        timer.cancel()
+    }
+
+    /// An `AsyncStream` fed by a timer source, consumed with a timeout: the ticks come first,
+    /// every run.
+    @Test func aStreamFedByATimerSourceBeatsItsTimeout() async throws {
+        for _ in 0..<Self.runs {
+            let scheduler = TestScheduler()
+            let received = try await scheduler.withCapturedTasks(advancing: .automatically) {
+                let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+                let timer = DispatchSource.makeTimerSource(queue: .global())
+                let count = Counter()
+                timer.setEventHandler {
+                    count.increment()
+                    continuation.yield(count.value)
+                }
+                timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+                timer.resume()
+                defer { timer.cancel() }
+                return try await withThrowingTaskGroup(of: [Int]?.self) { group in
+                    group.addTask {
+                        var values: [Int] = []
+                        for await value in stream {
+                            values.append(value)
+                            if values.count == 3 { break }
+                        }
+                        return values
+                    }
+                    group.addTask {
+                        try await Task.sleep(for: .milliseconds(350))
+                        return nil
+                    }
+                    let first = try await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+            }
+            #expect(received == [1, 2, 3])
+            #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 0.3))
+        }
+    }
+
+    /// A wait with a timeout in world code blocks for its real duration, though its deadline
+    /// was made from a virtual `.now()` a virtual day after the world began.
+    @Test func aTimedWaitInWorldCodeWaitsItsRealDuration() {
+        let scheduler = TestScheduler()
+        let result = Lock<DispatchTimeoutResult?>(nil)
+        scheduler.withCapturedTasks {
+            scheduler.schedule(after: .seconds(86_400)) {
+                let outcome = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
+                result.withLock { $0 = outcome }
+            }
+            scheduler.advance(by: 86_400)
+        }
+        #expect(result.withLock { $0 } == .timedOut)
     }
 
     /// A block on a thread outside every world is not the world's: its readings are real.

@@ -142,7 +142,7 @@ struct world_block {
     void *block;        // copied
     object_t queue;     // retained while a deadline waits (`dispatch_after`)
     object_t group;     // the group to leave after it ran (`dispatch_group_async`), or null
-    int counted;        // `dispatch_group_notify`: see notify_counted below
+    int counted;        // `dispatch_group_notify`'s: see run_world_notify
     struct world_block *next_notify;
 };
 

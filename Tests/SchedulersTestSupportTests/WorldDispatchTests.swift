@@ -127,6 +127,27 @@ import TestSupport
         #expect(fired.value == 1)
     }
 
+    /// The debounce of callback code: a `DispatchWorkItem` sent with `asyncAfter` and cancelled
+    /// when the next query comes. Cancelled items never run; the last runs at its deadline.
+    @Test(.virtualTime(advancing: .manually)) func aCancelledWorkItemNeverRuns() async throws {
+        let scheduler = try #require(TestScheduler.capturing)
+        let searched = Lock<[String]>([])
+        var pending: DispatchWorkItem?
+        for query in ["s", "sw", "swi"] {
+            pending?.cancel()
+            let item = DispatchWorkItem { searched.withLock { $0.append(query) } }
+            pending = item
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300), execute: item)
+            await scheduler.clock.advance(by: .milliseconds(100))
+        }
+        await scheduler.clock.advance(by: .milliseconds(199))
+        #expect(searched.withLock { $0 } == [])
+        await scheduler.clock.advance(by: .milliseconds(1))
+        #expect(searched.withLock { $0 } == ["swi"])
+        await scheduler.clock.advance(by: .seconds(1))
+        #expect(searched.withLock { $0 } == ["swi"])
+    }
+
     /// What a block submits in turn is the world's too: time holds for the whole chain.
     @Test(.virtualTime) func blocksSubmittedByBlocksHoldTimeToo() async {
         let start = ContinuousClock.now
@@ -304,3 +325,28 @@ struct DispatchBackend: Sendable {
         await withCheckedContinuation { answer in search(query) { answer.resume(returning: $0) } }
     }
 }
+
+// snippet: world-dispatch-completion-handler
+// A client as legacy code writes one: it answers on a Dispatch queue.
+struct LegacyClient: Sendable {
+    func fetch(_ completion: @escaping @Sendable ([String]) -> Void) {
+        let latency = DispatchTime.now() + .milliseconds(80)
+        DispatchQueue.global().asyncAfter(deadline: latency) {
+            completion(["a", "b"])
+        }
+    }
+}
+
+@Test(.virtualTime) func fetchesThroughDispatch() async {
+    let start = ContinuousClock.now
+    // Pending meanwhile, and never first:
+    let timeout = Task { try await Task.sleep(for: .seconds(1)) }
+    let items = await withCheckedContinuation { done in
+        LegacyClient().fetch { done.resume(returning: $0) }
+    }
+    timeout.cancel()
+    #expect(items == ["a", "b"])
+    // Exactly the client's latency, in virtual time:
+    #expect(start.duration(to: .now) == .milliseconds(80))
+}
+// snippet: end

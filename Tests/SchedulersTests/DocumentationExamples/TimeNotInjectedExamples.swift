@@ -94,7 +94,7 @@ actor FlakyBackend {
     /// completes on the scheduler does.
     @Test func aStubThatCompletesOnTheScheduler() async throws {
         // snippet: automatic-advance-stub
-        // The real backend answers on a Dispatch queue, outside virtual
+        // The real backend answers from the network, outside virtual
         // time: while its answer is on its way, time would move on. A
         // stub that takes its latency on the scheduler's clock is exact.
         struct StubBackend: Sendable {

@@ -43,8 +43,12 @@ extension TestScheduler {
     /// free) idle is decided by the world's own order, never by timing: the same test gives the
     /// same trace every run, and ``now`` afterwards tells the virtual time spent.
     ///
-    /// - **What does not hold time back.** Work waiting on the outside world (a Dispatch
-    ///   callback, I/O, an actor busy with work outside the capture) is not known to the
+    /// - **Dispatch work of the world holds time.** In a test binary that links
+    ///   SchedulersTestSupport (Linux), a block that world code submits to a Dispatch queue
+    ///   other than the main queue is in flight until it has run, and time does not move
+    ///   meanwhile (WorldDispatchWork.swift): its answer arrives at the time it was asked for.
+    /// - **What does not hold time back.** Work waiting on the outside world (a real network
+    ///   client, I/O, an actor busy with work outside the capture) is not known to the
     ///   scheduler: while it is on its way, time moves on if anything is pending, as in Tokio
     ///   and kotlinx-coroutines-test. When nothing is pending the body waits for it, and its
     ///   answer is queued at the current virtual time. Give such code a stub that completes on

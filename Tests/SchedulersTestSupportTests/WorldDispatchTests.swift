@@ -274,6 +274,46 @@ import TestSupport
         #expect(result.withLock { $0 } == .timedOut)
     }
 
+    /// A block that never finishes while the world waits (here: until the test ends) holds time
+    /// for `waitWarningDelay` of real time; then it is reported, once, and time moves on.
+    @Test func aBlockThatNeverFinishesIsReportedAndTimeMovesOn() async {
+        let scheduler = TestScheduler()
+        scheduler.waitWarningDelay = .milliseconds(50)
+        let release = DispatchSemaphore(value: 0)
+        let (elapsed, warnings) = await scheduler.withExpectedWarnings {
+            await scheduler.withCapturedTasks(advancing: .automatically) {
+                let start = ContinuousClock.now
+                DispatchQueue.global().async { release.wait() }
+                try? await Task.sleep(for: .seconds(1))
+                return start.duration(to: .now)
+            }
+        }
+        release.signal()
+        #expect(elapsed == .seconds(1))
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("1 Dispatch block(s) that code in the virtual world") == true)
+        #expect(warnings.first?.contains("have not finished after 0.05 seconds of real time") == true)
+    }
+
+    /// The same in a synchronous drive: `advance` waits that long, reports, and goes on.
+    @Test func aBlockThatNeverFinishesHoldsASynchronousDriveThatLong() {
+        let scheduler = TestScheduler()
+        scheduler.waitWarningDelay = .milliseconds(50)
+        let release = DispatchSemaphore(value: 0)
+        let fired = Counter()
+        let (_, warnings) = scheduler.withExpectedWarnings {
+            scheduler.withCapturedTasks {
+                scheduler.schedule { DispatchQueue.global().async { release.wait() } }
+                scheduler.schedule(afterDelay: 1) { fired.increment() }
+                scheduler.advance(by: 2)
+            }
+        }
+        release.signal()
+        #expect(fired.value == 1)
+        #expect(scheduler.now == Date(timeIntervalSinceReferenceDate: 2))
+        #expect(warnings.count == 1)
+    }
+
     /// A block on a thread outside every world is not the world's: its readings are real.
     @Test(.virtualTime) func blocksSubmittedOutsideTheWorldStayReal() async {
         try? await Task.sleep(for: .seconds(86_400))

@@ -148,6 +148,22 @@ import TestSupport
         #expect(searched.withLock { $0 } == ["swi"])
     }
 
+    /// A task that a completion handler starts is the world's: its sleep is virtual, and the
+    /// test sees what it did at exactly the time it did it.
+    @MainActor @Test(.virtualTime) func aTaskACompletionHandlerStartsIsTheWorlds() async throws {
+        let start = ContinuousClock.now
+        let done = Lock<Duration?>(nil)
+        DispatchQueue.global().async {
+            Task {
+                try await Task.sleep(for: .seconds(2))
+                done.withLock { $0 = start.duration(to: .now) }
+            }
+        }
+        try await Task.sleep(for: .seconds(2))
+        #expect(done.withLock { $0 } == .seconds(2))
+        #expect(TestScheduler.capturing != nil)
+    }
+
     /// What a block submits in turn is the world's too: time holds for the whole chain.
     @Test(.virtualTime) func blocksSubmittedByBlocksHoldTimeToo() async {
         let start = ContinuousClock.now

@@ -37,7 +37,8 @@ final class WorldDispatchWork: Sendable {
         reference = SchedulerReference(scheduler)
     }
 
-    private var scheduler: TestScheduler? {
+    /// The world's scheduler, while it lives.
+    var scheduler: TestScheduler? {
         reference.scheduler.map { unsafeDowncast($0, to: TestScheduler.self) }
     }
 

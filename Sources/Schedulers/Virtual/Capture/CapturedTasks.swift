@@ -1,3 +1,4 @@
+import CurrentSchedulerSlot
 @_spi(SchedulersInternal) import Disposables
 import Synchronization
 
@@ -16,7 +17,9 @@ import Musl
 /// Four rules, in this order:
 /// 1. Work a capturing scheduler is running on this thread (its actions and jobs run as
 ///    `Scheduler.current`): that scheduler. So a task stays with the scheduler that ran it, even
-///    after `withCapturedTasks` has returned.
+///    after `withCapturedTasks` has returned. A Dispatch block of its world (one that world code
+///    submitted, running with the world's clock: WorldDispatchWork.swift) counts as such work:
+///    a task a completion handler starts is the world's.
 /// 2. The innermost synchronous `withCapturedTasks` running on this thread, for code of the task
 ///    that called it (or, outside any task, code that runs in no task) and of the tasks it
 ///    starts synchronously (`Task.immediate`); not for the tasks a run loop spun inside the body
@@ -168,7 +171,17 @@ enum CapturedTasks {
         if let capturing = slot, isInsideSynchronousBody {
             return Unmanaged<TestScheduler>.fromOpaque(capturing).takeUnretainedValue()
         }
-        return nil
+        return schedulerOfDispatchBlock()
+    }
+
+    /// Rule 1 for a Dispatch block of a world: the world's scheduler, if it is alive and has
+    /// captured. (Its actions and jobs set the same clock, but are found above first.)
+    private static func schedulerOfDispatchBlock() -> TestScheduler? {
+        guard let clock = schedulers_world_clock_get(), let owner = clock.pointee.owner else { return nil }
+        guard let scheduler = Unmanaged<WorldDispatchWork>.fromOpaque(owner).takeUnretainedValue().scheduler,
+            scheduler.hasCapturedTasks
+        else { return nil }
+        return scheduler
     }
 
     /// Marks `task` (an asynchronous capture's body) as never to be captured, until ``removeBody(_:)``.

@@ -133,11 +133,11 @@ extension TestScheduler {
     /// test asks for, when a capture ends, or when the scheduler is deinitialised, whichever
     /// comes first (``emitPendingReport()``).
     func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
-        // A main-actor job that a drive off the main actor sent to the main queue comes back
-        // from there: the warning for that drive already named the cause.
         // The answer of a Dispatch block this world submitted: time held until it arrived
         // (WorldDispatchWork.swift), so nothing could have looked too early.
         if let clock = core.worldClockPointer, schedulers_world_clock_get() == clock { return }
+        // A main-actor job that a drive off the main actor sent to the main queue comes back
+        // from there: the warning for that drive already named the cause.
         guard !arrivals.isWaitedFor, !core.hasWarned(.drivenOffTheMainActor), core.warnOnce(.arrivedFromOutside) else {
             return
         }

@@ -8,3 +8,5 @@ _Thread_local struct schedulers_world_clock *_Nullable schedulers_world_clock_sl
 
 // 0 until a test binary's clock readings answer from the slot (WorldClockSlot.h).
 int schedulers_virtual_readings_installed = 0;
+
+void (*_Nullable schedulers_world_describe_in_flight)(struct schedulers_world_clock *_Nonnull, char *_Nonnull, long) = 0;

@@ -26,7 +26,9 @@
 
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "CurrentSchedulerSlot.h"
@@ -38,6 +40,7 @@ typedef struct schedulers_dispatch_object *object_t;
 extern struct schedulers_dispatch_object _dispatch_main_q;
 extern uint64_t dispatch_time(uint64_t when, int64_t delta);
 extern uint64_t dispatch_walltime(const struct timespec *when, int64_t delta);
+extern const char *dispatch_queue_get_label(object_t queue);
 extern void dispatch_retain(object_t object);
 extern void dispatch_release(object_t object);
 extern void dispatch_group_enter(object_t group);
@@ -106,6 +109,8 @@ extern long __interceptor_dispatch_semaphore_wait(object_t, uint64_t) __attribut
 extern long __interceptor_dispatch_group_wait(object_t, uint64_t) __attribute__((weak));
 extern void __interceptor_dispatch_source_set_event_handler_f(object_t, dispatch_function) __attribute__((weak));
 
+static void describe_in_flight(struct schedulers_world_clock *clock, char *buffer, long size);
+
 __attribute__((constructor)) static void schedulers_world_dispatch_install(void) {
     next_dispatch_async = SCHEDULERS_NEXT(dispatch_async, async_function);
     next_dispatch_async_f = SCHEDULERS_NEXT(dispatch_async_f, async_f_function);
@@ -124,6 +129,7 @@ __attribute__((constructor)) static void schedulers_world_dispatch_install(void)
         SCHEDULERS_NEXT(dispatch_source_set_event_handler_f, set_handler_f_function);
     next_dispatch_semaphore_wait = SCHEDULERS_NEXT(dispatch_semaphore_wait, wait_function);
     next_dispatch_group_wait = SCHEDULERS_NEXT(dispatch_group_wait, wait_function);
+    __atomic_store_n(&schedulers_world_describe_in_flight, describe_in_flight, __ATOMIC_RELEASE);
     Dl_info info;
     void *runtime = dlsym(RTLD_DEFAULT, "swift_task_enqueueGlobal");
     if (runtime && dladdr(runtime, &info)) concurrency_runtime_base = info.dli_fbase;
@@ -144,14 +150,58 @@ struct world_block {
     object_t group;     // the group to leave after it ran (`dispatch_group_async`), or null
     int counted;        // `dispatch_group_notify`'s: see run_world_notify
     struct world_block *next_notify;
+    // What it is, for the report of a block that does not finish (describe_in_flight).
+    const char *kind;
+    char label[64];
+    struct world_block *previous_in_flight, *next_in_flight;
 };
 
-static struct world_block *world_block_make(struct schedulers_world_clock *clock, void *block) {
+// The blocks in flight, every world's, for the report of one that does not finish.
+static pthread_mutex_t in_flight_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct world_block *in_flight;
+
+static struct world_block *world_block_make(
+    struct schedulers_world_clock *clock, void *block, object_t queue, const char *kind
+) {
     struct world_block *item = calloc(1, sizeof *item);
     if (item == NULL) abort();
     item->clock = clock;
     item->block = _Block_copy(block);
+    item->kind = kind;
+    const char *label = queue ? dispatch_queue_get_label(queue) : NULL;
+    snprintf(item->label, sizeof item->label, "%s", label && *label ? label : "(no label)");
     return item;
+}
+
+static void in_flight_add(struct world_block *item) {
+    pthread_mutex_lock(&in_flight_lock);
+    item->next_in_flight = in_flight;
+    if (in_flight) in_flight->previous_in_flight = item;
+    in_flight = item;
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
+static void in_flight_remove(struct world_block *item) {
+    pthread_mutex_lock(&in_flight_lock);
+    if (item->previous_in_flight) item->previous_in_flight->next_in_flight = item->next_in_flight;
+    else if (in_flight == item) in_flight = item->next_in_flight;
+    if (item->next_in_flight) item->next_in_flight->previous_in_flight = item->previous_in_flight;
+    item->previous_in_flight = item->next_in_flight = NULL;
+    pthread_mutex_unlock(&in_flight_lock);
+}
+
+static void describe_in_flight(struct schedulers_world_clock *clock, char *buffer, long size) {
+    long used = 0;
+    buffer[0] = 0;
+    pthread_mutex_lock(&in_flight_lock);
+    for (struct world_block *each = in_flight; each && used < size - 1; each = each->next_in_flight) {
+        if (each->clock != clock) continue;
+        int wrote = snprintf(buffer + used, (size_t)(size - used), "%s%s on '%s'", used ? "; " : "", each->kind,
+                             each->label);
+        if (wrote < 0) break;
+        used += wrote;
+    }
+    pthread_mutex_unlock(&in_flight_lock);
 }
 
 static void world_block_invoke(struct world_block *item) {
@@ -177,28 +227,30 @@ static void run_world_block(void *context) {
         schedulers_world_clock_set(outer);
         dispatch_release(item->group);
     }
+    in_flight_remove(item);
     free(item);
     schedulers_world_work_end(clock);
 }
 
 static void submit_in_flight(
-    struct schedulers_world_clock *clock, object_t queue, void *block, async_f_function submit
+    struct schedulers_world_clock *clock, object_t queue, void *block, async_f_function submit, const char *kind
 ) {
-    struct world_block *item = world_block_make(clock, block);
+    struct world_block *item = world_block_make(clock, block, queue, kind);
     schedulers_world_work_begin(clock);
+    in_flight_add(item);
     submit(queue, item, run_world_block);
 }
 
 void dispatch_async(object_t queue, void *block) {
     struct schedulers_world_clock *world = world_for(queue);
     if (world == NULL) return next_dispatch_async(queue, block);
-    submit_in_flight(world, queue, block, next_dispatch_async_f);
+    submit_in_flight(world, queue, block, next_dispatch_async_f, "async");
 }
 
 void dispatch_barrier_async(object_t queue, void *block) {
     struct schedulers_world_clock *world = world_for(queue);
     if (world == NULL) return next_dispatch_barrier_async(queue, block);
-    submit_in_flight(world, queue, block, next_dispatch_barrier_async_f);
+    submit_in_flight(world, queue, block, next_dispatch_barrier_async_f, "async(flags: .barrier)");
 }
 
 void dispatch_group_async(object_t group, object_t queue, void *block) {
@@ -207,9 +259,10 @@ void dispatch_group_async(object_t group, object_t queue, void *block) {
     // Entered here and left by run_world_block, while the block is still in flight.
     dispatch_group_enter(group);
     dispatch_retain(group);
-    struct world_block *item = world_block_make(world, block);
+    struct world_block *item = world_block_make(world, block, queue, "async(group:)");
     item->group = group;
     schedulers_world_work_begin(world);
+    in_flight_add(item);
     next_dispatch_async_f(queue, item, run_world_block);
 }
 
@@ -234,6 +287,7 @@ static void run_world_notify(void *context) {
     int counted = item->counted;
     if (!counted) item->counted = 2;
     pthread_mutex_unlock(&notifies_lock);
+    in_flight_remove(item);
     struct schedulers_world_clock *clock = item->clock;
     world_block_invoke(item);
     dispatch_release(item->group);
@@ -248,7 +302,7 @@ static void run_world_notify(void *context) {
 void dispatch_group_notify(object_t group, object_t queue, void *block) {
     struct schedulers_world_clock *world = world_for(queue);
     if (world == NULL) return next_dispatch_group_notify(group, queue, block);
-    struct world_block *item = world_block_make(world, block);
+    struct world_block *item = world_block_make(world, block, queue, "a group's notify");
     item->group = group;
     dispatch_retain(group);
     schedulers_world_clock_retain(world);
@@ -267,6 +321,7 @@ void dispatch_group_notify(object_t group, object_t queue, void *block) {
                 if (item->counted == 0) {
                     item->counted = 1;
                     schedulers_world_work_begin(world);
+                    in_flight_add(item);
                 }
                 break;
             }
@@ -286,6 +341,7 @@ void dispatch_group_leave(object_t group) {
         if (each->group == group && each->counted == 0) {
             each->counted = 1;
             schedulers_world_work_begin(each->clock);
+            in_flight_add(each);
         }
     }
     pthread_mutex_unlock(&notifies_lock);
@@ -338,6 +394,7 @@ static void fire_world_after(void *context) {
     struct schedulers_world_clock *clock = item->clock;
     object_t queue = item->queue;
     schedulers_world_work_begin(clock);
+    in_flight_add(item);
     next_dispatch_async_f(queue, item, run_world_block);
     dispatch_release(queue);
     // The reference the deadline held; the flight holds its own.
@@ -349,7 +406,7 @@ void dispatch_after(uint64_t when, object_t queue, void *block) {
     int known = 0;
     int64_t distance = world && when != ~0ULL ? virtual_distance(when, &known) : 0;
     if (!known) return next_dispatch_after(real_deadline(when), queue, block);
-    struct world_block *item = world_block_make(world, block);
+    struct world_block *item = world_block_make(world, block, queue, "asyncAfter");
     item->queue = queue;
     dispatch_retain(queue);
     schedulers_world_clock_retain(world);

@@ -299,7 +299,7 @@ import TestSupport
         let (elapsed, warnings) = await scheduler.withExpectedWarnings {
             await scheduler.withCapturedTasks(advancing: .automatically) {
                 let start = ContinuousClock.now
-                DispatchQueue.global().async { release.wait() }
+                DispatchQueue(label: "LegacySDK.sync").async { release.wait() }
                 try? await Task.sleep(for: .seconds(1))
                 return start.duration(to: .now)
             }
@@ -308,6 +308,7 @@ import TestSupport
         #expect(elapsed == .seconds(1))
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("1 Dispatch block(s) that code in the virtual world") == true)
+        #expect(warnings.first?.contains("(async on 'LegacySDK.sync')") == true)
         #expect(warnings.first?.contains("have not finished after 0.05 seconds of real time") == true)
     }
 

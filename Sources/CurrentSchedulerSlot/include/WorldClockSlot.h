@@ -76,6 +76,21 @@ static inline int64_t schedulers_world_work_in_flight(struct schedulers_world_cl
     return __atomic_load_n(&clock->in_flight, __ATOMIC_ACQUIRE);
 }
 
+// Writes into `buffer` (at most `size` bytes, NUL-terminated) what the world of `clock` has in
+// flight: each block's kind and queue label. Set once, before any world runs, by the test
+// support's Dispatch definitions (Sources/VirtualReadings); null where there are none.
+extern void (*_Nullable schedulers_world_describe_in_flight)(
+    struct schedulers_world_clock *_Nonnull clock, char *_Nonnull buffer, long size);  // __atomic only
+
+// Calls it; 0, with nothing written, where it is not set.
+static inline int schedulers_world_describe(struct schedulers_world_clock *_Nonnull clock, char *_Nonnull buffer, long size) {
+    void (*describe)(struct schedulers_world_clock *_Nonnull, char *_Nonnull, long) =
+        __atomic_load_n(&schedulers_world_describe_in_flight, __ATOMIC_ACQUIRE);
+    if (describe == 0) return 0;
+    describe(clock, buffer, size);
+    return 1;
+}
+
 // Set to 1, once, before any world runs, by the definition of `clock_gettime` that answers from
 // the slot (Sources/VirtualReadings): then a real-clock instant read in a world is virtual.
 extern int schedulers_virtual_readings_installed;  // __atomic builtins only

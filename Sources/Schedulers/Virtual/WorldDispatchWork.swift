@@ -89,13 +89,22 @@ final class WorldDispatchWork: Sendable {
         guard let scheduler, scheduler.core.warnOnce(.dispatchWorkUnfinished) else { return }
         Warning.emit("""
             \(inFlight) Dispatch block(s) that code in the virtual world of \(scheduler) submitted \
-            (DispatchQueue.async, asyncAfter, a group's notify, a timer's handler) have not \
+            (\(Self.describe(clock))) have not \
             finished after \(scheduler.waitWarningDelay) of real time. Virtual time held while \
             they ran, so that their answers arrive at the virtual time they were asked for; it \
             now moves on without them. A block that waits for the world itself (a semaphore \
             signalled by a captured task, `DispatchQueue.main.sync`) never finishes while the \
             world waits for it: let it complete through a callback instead. (Once per scheduler.)
             """, about: scheduler)
+    }
+
+    /// What is in flight on `clock`: each block's kind and queue, as the test support's Dispatch
+    /// definitions record them (a timer's handler is not named).
+    private static func describe(_ clock: UnsafeMutablePointer<schedulers_world_clock>) -> String {
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard schedulers_world_describe(clock, &buffer, buffer.count) != 0 else { return "a timer's handler" }
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return text.isEmpty ? "a timer's handler" : text
     }
 
     /// Schedules `fire(context)` as an action at the virtual time `due` (an `asyncAfter` of the

@@ -23,7 +23,7 @@ import CurrentSchedulerSlot
 /// A hop is the commonest job a captured task makes (on Swift 6.3.1, six on the way into and out
 /// of one `clock.sleep(for:)`), so after a task's first hop in a run has gone through the hook's
 /// whole resolution (CapturedTasks.swift) and been parked here by its scheduler, the slot says so
-/// (bit 3), and the task's next hops in the same run are parked by the hook at once
+/// (``HopSlot/Flags/known``), and the task's next hops in the same run are parked by the hook at once
 /// (``parkKnownHop(_:)``): the answer cannot have changed in between, since the running
 /// scheduler that took it is alive and a task stays with the scheduler that first took it
 /// (the one change, a captured task beginning an asynchronous capture of its own, clears the
@@ -31,45 +31,47 @@ import CurrentSchedulerSlot
 enum CapturedJobRun {
     /// Runs `job` with `runJob`, then, in turn, any job parked meanwhile (``parkHop(_:)``).
     ///
-    /// The slot holds the running job's address with the low bit set (jobs are 16-byte aligned,
-    /// so the low bits are free), bit 1 for a yield's job, bit 2 for a run on the stand-in and
-    /// bit 3 for a task whose hop its scheduler parked in this run; a parked job's address has
-    /// bits 0 to 2 clear. What the slot held before is put back after, so that a job that drives
-    /// the scheduler (a nested run) leaves the outer run's slot alone.
+    /// The slot holds the running job's address with ``HopSlot/Flags/running`` and its run's other
+    /// flags; a parked job's address has only ``HopSlot/Flags/known`` at most. What the slot held
+    /// before is put back after, so that a job that drives the scheduler (a nested run) leaves the
+    /// outer run's slot alone.
     ///
     /// - Parameter isYield: `job` is a `Task.yield()`'s continuation job (YieldedJob.swift),
     ///   whose whole purpose is to enqueue its task again: that task's job is parked too, so a
     ///   yield costs one trip through the queue, and a round of yields is one round.
     /// - Parameter onStandIn: `runJob` runs jobs on the main actor's stand-in: only jobs enqueued
-    ///   there are parked for it (bit 2), and only jobs enqueued on the scheduler otherwise.
+    ///   there are parked for it, and only jobs enqueued on the scheduler otherwise.
     /// - Parameter isKnown: `job` was captured and resolved to the scheduler running it: its
-    ///   task is known from the start (bit 3).
+    ///   task is known from the start.
     /// - Parameter runJob: runs one job.
     static func run(
         _ job: UnownedJob, isYield: Bool = false, onStandIn: Bool = false, isKnown: Bool = false,
         _ runJob: (UnownedJob) -> Void
     ) {
-        let outer = schedulers_captured_hop_slot_get()
+        let outer = HopSlot.current
         var next: UnownedJob? = job
-        let path: UInt = onStandIn ? 4 : 0
-        var mode: UInt = (isYield ? 3 : 1) | path | (isKnown ? 8 : 0)
+        let path: HopSlot.Flags = onStandIn ? .standIn : []
+        var flags: HopSlot.Flags = [.running]
+        flags.formUnion(path)
+        if isYield { flags.insert(.yield) }
+        if isKnown { flags.insert(.known) }
         while let job = next {
-            let running = CapturedTasks.address(of: job) | mode
-            schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: running))
+            let running = HopSlot(address: CapturedTasks.address(of: job), flags)
+            HopSlot.current = running
             runJob(job)
-            let parked = UInt(bitPattern: schedulers_captured_hop_slot_get())
-            next = parked == running ? nil : unsafeBitCast(parked & ~15, to: UnownedJob.self)
+            let parked = HopSlot.current
+            next = parked == running ? nil : unsafeBitCast(parked.address, to: UnownedJob.self)
             // Known to its scheduler: its next hops skip the resolution.
-            mode = 1 | path | (parked & 8)
+            flags = HopSlot.Flags.running.union(path).union(parked.flags.intersection(.known))
         }
-        schedulers_captured_hop_slot_set(outer)
+        HopSlot.current = outer
     }
 
     /// Whether `job` is the job running on this thread (its task enqueues itself again).
     @inline(__always)
     static func isRunningTask(_ job: UnownedJob) -> Bool {
-        let slot = UInt(bitPattern: schedulers_captured_hop_slot_get())
-        return slot & 1 == 1 && slot & ~15 == CapturedTasks.address(of: job)
+        let slot = HopSlot.current
+        return slot.flags.contains(.running) && slot.address == CapturedTasks.address(of: job)
     }
 
     /// Keeps `job` to run right after the job running on this thread returns, if it is that
@@ -82,33 +84,76 @@ enum CapturedJobRun {
     ///   the scheduler): it is kept only for a run of the same path.
     @inline(__always)
     static func parkHop(_ job: UnownedJob, onStandIn: Bool = false) -> Bool {
-        let slot = UInt(bitPattern: schedulers_captured_hop_slot_get())
-        guard slot & 1 == 1, (slot & 4 == 4) == onStandIn else { return false }
+        let slot = HopSlot.current
+        guard slot.flags.contains(.running), slot.flags.contains(.standIn) == onStandIn else { return false }
         let address = CapturedTasks.address(of: job)
-        guard slot & ~15 == address || (slot & 2 == 2 && CapturedTaskIdentity.isTask(job)) else { return false }
+        guard slot.address == address || (slot.flags.contains(.yield) && CapturedTaskIdentity.isTask(job)) else {
+            return false
+        }
         // Parked by the scheduler running it, which the resolution chose: known from now on.
-        schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: address | 8))
+        HopSlot.current = HopSlot(address: address, .known)
         return true
     }
 
     /// The running task at `task`, if it runs here, is no longer known to its scheduler: it has
     /// begun an asynchronous capture, and its hops are never captured while that runs.
     static func forgetKnownHop(of task: UInt) {
-        let slot = UInt(bitPattern: schedulers_captured_hop_slot_get())
-        guard slot & 1 == 1, slot & ~15 == task else { return }
-        schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: slot & ~8))
+        let slot = HopSlot.current
+        guard slot.flags.contains(.running), slot.address == task else { return }
+        HopSlot.current = HopSlot(address: slot.address, slot.flags.subtracting(.known))
     }
 
     /// Parks `job` at once if it is the running task hopping again in a run where its scheduler
-    /// parked a hop of it before (bit 3): the global-enqueue hook's fast path, which skips the
-    /// resolution (CapturedTasks.swift) and the scheduler's queue.
+    /// parked a hop of it before (``HopSlot/Flags/known``): the global-enqueue hook's fast path,
+    /// which skips the resolution (CapturedTasks.swift) and the scheduler's queue.
     /// - Returns: whether it was parked; if not, resolve and enqueue it as usual.
     @inline(__always)
     static func parkKnownHop(_ job: UnownedJob) -> Bool {
-        let slot = UInt(bitPattern: schedulers_captured_hop_slot_get())
-        // Running (bit 0), known (bit 3), on the scheduler's own path (not the stand-in's, bit 2).
-        guard slot & 13 == 9, slot & ~15 == CapturedTasks.address(of: job) else { return false }
-        schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: slot & ~15 | 8))
+        let slot = HopSlot.current
+        // Running, known, on the scheduler's own path (not the stand-in's); a yield or not.
+        guard slot.flags.intersection([.running, .known, .standIn]) == [.running, .known],
+            slot.address == CapturedTasks.address(of: job)
+        else { return false }
+        HopSlot.current = HopSlot(address: slot.address, .known)
         return true
+    }
+}
+
+/// The calling thread's hop slot (CapturedHopSlot.h): one word, a job's address with ``Flags``
+/// in its four low bits, which are free because jobs are 16-byte aligned.
+struct HopSlot: Equatable {
+    struct Flags: OptionSet {
+        let rawValue: UInt
+
+        /// A job runs here, at the address; clear, the address is a job parked to run after it.
+        static let running = Flags(rawValue: 1)
+        /// The running job is a `Task.yield()`'s continuation (YieldedJob.swift).
+        static let yield = Flags(rawValue: 2)
+        /// The run is on the main actor's stand-in, not on the scheduler.
+        static let standIn = Flags(rawValue: 4)
+        /// The task's scheduler has parked a hop of it in this run: its next hops skip the
+        /// resolution (``CapturedJobRun/parkKnownHop(_:)``).
+        static let known = Flags(rawValue: 8)
+
+        static let all: Flags = [.running, .yield, .standIn, .known]
+    }
+
+    private let word: UInt
+
+    init(address: UInt, _ flags: Flags) {
+        word = address | flags.rawValue
+    }
+
+    private init(word: UInt) {
+        self.word = word
+    }
+
+    var address: UInt { word & ~Flags.all.rawValue }
+
+    var flags: Flags { Flags(rawValue: word & Flags.all.rawValue) }
+
+    static var current: HopSlot {
+        @inline(__always) get { HopSlot(word: UInt(bitPattern: schedulers_captured_hop_slot_get())) }
+        @inline(__always) set { schedulers_captured_hop_slot_set(UnsafeMutableRawPointer(bitPattern: newValue.word)) }
     }
 }

@@ -174,6 +174,29 @@ private func spinUntil(_ condition: () -> Bool) {
         }
     }
 
+    /// A captured task resumed from a detached task (one of no test) between drives: the report
+    /// is the test's, given at its next drive, not the detached task's, which no test owns.
+    @Test func anArrivalResumedFromADetachedTaskIsTheTestsIssue() {
+        let scheduler = TestScheduler()
+        let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
+        withKnownIssue {
+            scheduler.withCapturedTasks {
+                Task { await withCheckedContinuation { continuation in parked.withLock { $0 = continuation } } }
+                scheduler.advance(by: 0)
+            }
+            let continuation = parked.withLock { $0.take() }
+            let resumed = DispatchSemaphore(value: 0)
+            Task.detached {
+                continuation?.resume()
+                resumed.signal()
+            }
+            resumed.wait()
+            scheduler.advance(by: 0)
+        } matching: { issue in
+            issue.comments.contains { "\($0)".contains("was resumed from outside virtual time") }
+        }
+    }
+
     /// Parallel tests, each with its own scheduler and callbacks, stay apart.
     @Test(arguments: 0..<4) func parallelTestsStayApart(index: Int) async {
         for _ in 0..<(Self.runs / 4) {

@@ -128,10 +128,11 @@ extension TestScheduler {
     /// Reports, once, work of a captured task that arrived from outside virtual time while
     /// nothing waited for it.
     ///
-    /// Arriving on a thread outside any task (a Dispatch callback), the report waits for the
-    /// test's own code, so that it is attributed to the test: it is given at the next drive the
-    /// test asks for, when a capture ends, or when the scheduler is deinitialised, whichever
-    /// comes first (``emitPendingReport()``).
+    /// The report waits for the test's own code, so that it is attributed to the test whose
+    /// world the task is in, whichever thread or task resumed it (a Dispatch callback, a task of
+    /// another test, a detached task): it is given at the next drive the test asks for, when a
+    /// capture ends, or when the scheduler is deinitialised, whichever comes first
+    /// (``emitPendingReport()``).
     func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
         // The answer of a Dispatch block this world submitted: time held until it arrived
         // (WorldDispatchWork.swift), so nothing could have looked too early.
@@ -149,11 +150,9 @@ extension TestScheduler {
             It came from a Dispatch callback or a completion handler at \(now) s after 2001-01-01 on \
             \(self), so whether the test saw its work depends on timing. (Once per scheduler.)
             """
-        if CapturedTasks.currentTaskAddress != 0 {
-            Warning.emit(message, about: self)
-        } else {
-            arrivals.defer(message)
-        }
+        // Given in the test's own code, whoever resumed the task: a task of another test, or a
+        // detached one that no test owns, would record it as its own issue, or as none.
+        arrivals.defer(message)
     }
 
     /// Gives the report ``noteArrivalFromOutside(_:)`` deferred, if any: here, in the test's own

@@ -443,7 +443,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// there while it runs.
     @inline(__always)
     func runInWorld(_ action: () -> Void) {
-        guard let clock = core.worldClockPointer else { return performAsCurrentScheduler(action) }
+        runInWorld(action, clock: core.worldClockPointer)
+    }
+
+    /// ``runInWorld(_:)`` with the world clock the caller has read already.
+    @inline(__always)
+    private func runInWorld(_ action: () -> Void, clock: UnsafeMutablePointer<schedulers_world_clock>?) {
+        guard let clock else { return performAsCurrentScheduler(action) }
         let outer = schedulers_world_clock_get()
         schedulers_world_clock_set(clock)
         defer { schedulers_world_clock_set(outer) }
@@ -479,7 +485,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// a thread.
     @inline(__always)
     func runNextUnlessHeld(through limit: VirtualTime?, _ moment: inout VirtualTimeCore.DriveMoment) -> NextRun {
-        let hold = dispatchHold()
+        // One read of the world clock for the hold and the run.
+        let clock = core.worldClockPointer
+        let hold = dispatchHold(clock)
         var next = VirtualTimeCore.Popped()
         // Held, time stays where it is: only what is due now may run, and yields held until the
         // moment has nothing else due wait for the work that may still bring some.
@@ -489,7 +497,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             guard let hold else { return .idle }
             return .held(hold.clock, hold.work)
         }
-        runInWorld(action)
+        runInWorld(action, clock: clock)
         if next.isRepeating {
             core.requeue(slot: next.slot, sequence: next.sequence, ranAt: next.time)
         }
@@ -498,8 +506,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     /// The world's clock and Dispatch work, if blocks it submitted are in flight and hold time.
     @inline(__always)
-    func dispatchHold() -> (clock: UnsafeMutablePointer<schedulers_world_clock>, work: WorldDispatchWork)? {
-        guard let clock = core.worldClockPointer, schedulers_world_work_in_flight(clock) > 0 else { return nil }
+    func dispatchHold(
+        _ worldClock: UnsafeMutablePointer<schedulers_world_clock>?
+    ) -> (clock: UnsafeMutablePointer<schedulers_world_clock>, work: WorldDispatchWork)? {
+        guard let clock = worldClock, schedulers_world_work_in_flight(clock) > 0 else { return nil }
         let work = Unmanaged<WorldDispatchWork>.fromOpaque(clock.pointee.owner!).takeUnretainedValue()
         return work.isHolding(clock) ? (clock, work) : nil
     }

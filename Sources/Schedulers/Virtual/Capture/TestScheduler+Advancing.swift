@@ -84,7 +84,7 @@ extension TestScheduler {
         isolation: isolated (any Actor)?
     ) async -> VirtualTime? {
         // Dispatch work of the world in flight holds time (WorldDispatchWork.swift).
-        guard dispatchHold() == nil else { return nil }
+        guard dispatchHold(core.worldClockPointer) == nil else { return nil }
         guard var pending = pendingState(), pending.earliest.map({ $0 > now }) ?? true else { return nil }
         if pending.holdsYields {
             // Only yields left at this time: a round each.

@@ -16,11 +16,16 @@ extension Scheduler {
     ///   thrown if the scheduler releases the wake-up without running it (a deinitialised
     ///   ``TestScheduler``).
     ///
-    /// On a ``TestScheduler``, the calling task must run on the scheduler (prefer it with
-    /// `Task(executorPreference:)`, or start it inside ``TestScheduler/withCapturedTasks(_:)``):
-    /// a task running elsewhere wakes when the scheduler is driven but then continues beside
-    /// the driving thread, which no test can make deterministic, so the scheduler reports a
-    /// warning (a failure of the running test) naming the fix that applies, once per scheduler.
+    /// On a ``TestScheduler``, a task that runs on the scheduler (it prefers it with
+    /// `Task(executorPreference:)`, or a capture took it) wakes in the drive that reaches its
+    /// time. So does a nonisolated task outside every world (a plain or detached `Task {}` in a
+    /// test that captures nothing, an `async` test's own task): it joins the scheduler's world,
+    /// and the drive that wakes it runs it on to its next suspension before it returns, so
+    /// `advance(by:)` returns with its effects done (TestScheduler+AdoptedTasks.swift). A task
+    /// that prefers another executor, or one isolated to an actor, wakes in the drive but then
+    /// continues there, beside the driving thread, which no test can make deterministic: the
+    /// scheduler reports a warning (a failure of the running test) naming the fix, once per
+    /// scheduler.
     ///
     /// The ``ImmediateScheduler`` does not block here: it sleeps on a background queue's
     /// monotonic clock instead, since blocking would hold a thread of the cooperative pool.
@@ -30,13 +35,14 @@ extension Scheduler {
     /// actor) does not hop off it first, and its wake-up is due before work enqueued meanwhile.
     nonisolated(nonsending)
     public func sleep(for duration: Duration) async throws {
+        var adoption: AdoptedWakeUp?
         if let test = self as? TestScheduler {
             // Virtual time is already there: nothing to wait for, and no drive is needed.
             if duration <= .zero { return try Task.checkCancellation() }
-            DetachedSleepWarning.check(test, call: "sleep(for:)")
+            if DetachedSleepWarning.check(test, isolation: #isolation, call: "sleep(for:)") { adoption = AdoptedWakeUp(scheduler: test) }
         }
         let target = asyncTarget
-        try await Sleeper.sleep { wake in target.schedule(after: duration, wake) }
+        try await Sleeper.sleep(adoption: adoption) { wake in target.schedule(after: duration, wake) }
     }
 
     /// Suspends the calling task until `date` on this scheduler's clock: the wall clock on a queue
@@ -48,12 +54,13 @@ extension Scheduler {
     ///   ``TestScheduler`` warns.
     nonisolated(nonsending)
     public func sleep(until date: Date) async throws {
+        var adoption: AdoptedWakeUp?
         if let test = self as? TestScheduler {
             if date <= test.now { return try Task.checkCancellation() }
-            DetachedSleepWarning.check(test, call: "sleep(until:)")
+            if DetachedSleepWarning.check(test, isolation: #isolation, call: "sleep(until:)") { adoption = AdoptedWakeUp(scheduler: test) }
         }
         let target = asyncTarget
-        try await Sleeper.sleep { wake in target.schedule(after: date, wake) }
+        try await Sleeper.sleep(adoption: adoption) { wake in target.schedule(after: date, wake) }
     }
 
     /// Where the async API schedules its wake-ups: this scheduler, except that the immediate

@@ -43,14 +43,17 @@ final class Sleeper: Sendable {
     ///   - isolation: the caller's actor, if any: the sleep runs there, and so does the operation
     ///     of `withTaskCancellationHandler`, which captures it, so that a main-actor task arms and
     ///     resumes on the main actor without a hop off it and back.
+    ///   - adoption: the wake-up of a task a ``TestScheduler`` adopted for this sleep
+    ///     (TestScheduler+AdoptedTasks.swift), whose drive must be the one that runs it on.
     ///   - arm: schedules the given closure and returns its disposable; called once,
     ///     synchronously, in the caller's isolation, unless the task is already cancelled.
     static func sleep(
-        isolation: isolated (any Actor)? = #isolation, arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
+        isolation: isolated (any Actor)? = #isolation, adoption: AdoptedWakeUp? = nil,
+        arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?
     ) async throws {
         try Task.checkCancellation()
         let sleeper = Sleeper()
-        sleeper.arm(arm)
+        sleeper.arm(arm, adoption: adoption)
         try await withTaskCancellationHandler {
             _ = isolation
             try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
@@ -59,11 +62,12 @@ final class Sleeper: Sendable {
         } onCancel: {
             sleeper.cancel()
         }
+        if let adoption { await adoption.rejoinIfLeft() }
     }
 
-    private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?) {
+    private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?, adoption: AdoptedWakeUp?) {
         let call = WakeUpCall(sleeper: self)
-        let wakeUp = arm { call.fire() }
+        let wakeUp = if let adoption { arm { adoption.fire(call) } } else { arm { call.fire() } }
         // Cancelled (or woken) while `arm` ran: nothing will dispose the wake-up later, so do it now.
         let stale = state.withLock { state -> (any Disposable)? in
             guard !state.isCancelled, state.ending == nil else { return wakeUp }
@@ -88,7 +92,10 @@ final class Sleeper: Sendable {
     }
 
     /// The wake-up ran.
-    fileprivate func wake() {
+    ///
+    /// - Returns: whether this ended the sleep (not a cancellation that came first).
+    @discardableResult
+    fileprivate func wake() -> Bool {
         end(.woken)
     }
 
@@ -97,14 +104,21 @@ final class Sleeper: Sendable {
         end(.abandoned)
     }
 
-    private func end(_ ending: Ending) {
-        let continuation = state.withLock { state in
+    @discardableResult
+    private func end(_ ending: Ending) -> Bool {
+        let (continuation, ended) = state.withLock { state in
             state.wakeUp = nil
-            if state.continuation == nil, state.ending == nil { state.ending = ending }
-            return state.continuation.take()
+            if state.isCancelled { return (nil as CheckedContinuation<Void, any Error>?, false) }
+            if state.continuation == nil {
+                guard state.ending == nil else { return (nil, false) }
+                state.ending = ending
+                return (nil, true)
+            }
+            return (state.continuation.take(), true)
         }
-        guard let continuation else { return }
+        guard let continuation else { return ended }
         if ending == .woken { continuation.resume() } else { continuation.resume(throwing: CancellationError()) }
+        return ended
     }
 
     /// The task was cancelled: may run before `suspend`, on any thread.
@@ -121,17 +135,65 @@ final class Sleeper: Sendable {
 /// What the scheduled action holds: it wakes the sleeper when run, and tells it so when it is
 /// released without having run (a no-op once the sleep is over).
 private final class WakeUpCall: Sendable {
-    let sleeper: Sleeper
+    private let sleeper: Sleeper
 
     init(sleeper: Sleeper) {
         self.sleeper = sleeper
     }
 
-    func fire() {
+    @discardableResult
+    func fire() -> Bool {
         sleeper.wake()
     }
 
     deinit {
         sleeper.abandon()
+    }
+}
+
+/// The wake-up of a task a ``TestScheduler`` adopted (TestScheduler+AdoptedTasks.swift): the
+/// drive that runs it must also run the task on, to its next suspension.
+///
+/// Resumed in the drive, an awaiting task's next job is enqueued there, and the hooks queue it on
+/// the scheduler at `now`. But the wake-up can come first: a synchronous `advance` on another
+/// thread may run it while the task, on its own thread, is between arming and awaiting. The
+/// task then goes on where it is, past its `await`, without any job. So after the sleep it
+/// checks where it runs, and off its scheduler it hops onto it (``rejoinIfLeft()``); and the
+/// wake-up waits until the task's job, whichever of the two it is, is queued on the scheduler,
+/// so that the drive runs it before it returns.
+///
+/// It refers to the scheduler weakly: a sleeping task does not keep its scheduler alive.
+final class AdoptedWakeUp: Sendable {
+    private let reference: SchedulerReference
+    /// The adopted task's address: its job's.
+    private let task: UInt
+
+    /// For the running task, adopted by `scheduler`.
+    init(scheduler: TestScheduler) {
+        reference = SchedulerReference(scheduler)
+        task = CapturedTasks.currentTaskAddress
+    }
+
+    /// Runs in a drive of the scheduler, as one of its actions.
+    fileprivate func fire(_ call: WakeUpCall) {
+        guard let scheduler = reference.scheduler as? TestScheduler else {
+            call.fire()
+            return
+        }
+        scheduler.rejoiningTask.store(task, ordering: .relaxed)
+        // A cancellation came first: the task goes on where that resumed it.
+        if call.fire() { scheduler.awaitRejoin() }
+        scheduler.rejoiningTask.store(0, ordering: .relaxed)
+    }
+
+    /// After the sleep, in the task: off the scheduler (it went on where it awaited), hop onto
+    /// it, unless the wake-up has stopped waiting for it.
+    nonisolated(nonsending)
+    func rejoinIfLeft() async {
+        guard let scheduler = reference.scheduler as? TestScheduler,
+            CurrentScheduler.slot != Unmanaged.passUnretained(scheduler).toOpaque(),
+            scheduler.commitToRejoin(task)
+        else { return }
+        await withTaskExecutorPreference(scheduler) {}
     }
 }

@@ -207,7 +207,8 @@ final class TimerTicks: Sendable {
 
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Date? {
         if let test = scheduler.scheduler as? TestScheduler {
-            DetachedSleepWarning.check(test, call: "timer(every:leeway:)'s next()")
+            // Adopted, no wait is needed: a virtual tick is requested once the consumer waits.
+            DetachedSleepWarning.check(test, isolation: actor, call: "timer(every:leeway:)'s next()")
         }
         if Task.isCancelled {
             finish()

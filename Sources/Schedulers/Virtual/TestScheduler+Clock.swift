@@ -194,15 +194,16 @@ extension TestScheduler {
         private func sleep(until deadline: Instant, call: String) async throws {
             // The scheduler is looked up inside `arm` and not kept in this frame, so a sleeping
             // task does not keep it alive. Gone: no wake-up, so `Sleeper` throws at once.
+            var adoption: AdoptedWakeUp?
             if let scheduler = reference.scheduler as? TestScheduler {
                 // Virtual time is already there: return without waiting for a drive, which a
                 // test body awaiting this would never get (the contract's "sleep until now").
                 if scheduler.hasReached(deadline) { return try Task.checkCancellation() }
-                DetachedSleepWarning.check(scheduler, call: call)
+                if DetachedSleepWarning.check(scheduler, isolation: #isolation, call: call) { adoption = AdoptedWakeUp(scheduler: scheduler) }
             }
             // At the exact instant: through a `Date` it could round past an `advance` target.
             // An instant made from a date is read against `now` when the wake-up is scheduled.
-            try await Sleeper.sleep { [reference] wake in
+            try await Sleeper.sleep(adoption: adoption) { [reference] wake in
                 guard let scheduler = reference.scheduler as? TestScheduler else { return nil }
                 // The body of a capture lets time pass (CapturedBodyDriver.swift).
                 return scheduler.schedule(at: deadline, scheduler.wakeUpOfBody(wake))

@@ -51,6 +51,8 @@ extension TestScheduler: TaskExecutor {
     /// - Parameter isKnown: the job is a captured one, resolved to this scheduler: its task's
     ///   hops in the run are parked without resolving them again (CapturedJobRun.swift).
     private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false) {
+        // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift).
+        noteRejoin(of: job)
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque() && CapturedJobRun.parkHop(job)
         #if compiler(>=6.3) && os(Linux)
             // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).

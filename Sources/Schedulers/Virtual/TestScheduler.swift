@@ -58,6 +58,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Set by the first `withCapturedTasks`: from then on, global jobs and main-actor work
     /// started by this scheduler's actions and jobs are captured too.
     private let capturesTasks = Atomic<Bool>(false)
+    /// The adopted task whose wake-up is running, until its next job is queued here
+    /// (TestScheduler+AdoptedTasks.swift): its address, with bit 0 set once the task has
+    /// committed to hop here; 0 while no wake-up waits.
+    let rejoiningTask = Atomic<UInt>(0)
+    /// Whether this scheduler is counted in ``CapturedTasks/capturingSchedulers``: since its
+    /// first capture or its first adopted task (TestScheduler+AdoptedTasks.swift).
+    private let countedIn = Atomic<Bool>(false)
 
     /// ``waitWarningDelay``, in nanoseconds.
     let waitWarningNanoseconds = Atomic<Int64>(3_000_000_000)
@@ -99,7 +106,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         if standIn != 0 {
             Unmanaged<MainActorStandIn>.fromOpaque(UnsafeRawPointer(bitPattern: standIn)!).takeUnretainedValue().detach()
         }
-        if capturesTasks.load(ordering: .relaxed) {
+        if countedIn.load(ordering: .relaxed) {
             CapturedTasks.capturingSchedulers.subtract(1, ordering: .relaxed)
         }
         emitPendingReport()
@@ -153,7 +160,13 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func startCapturing() {
         // Only where something reads it: a binary that links the test support's clock_gettime.
         if schedulers_virtual_readings_are_installed() != 0, core.worldClockPointer == nil { _ = core.beginWorldClock(for: self) }
-        if capturesTasks.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
+        capturesTasks.store(true, ordering: .relaxed)
+        countIn()
+    }
+
+    /// Counts this scheduler in once, so that the hooks look up the jobs enqueued from now on.
+    func countIn() {
+        if countedIn.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged {
             CapturedTasks.capturingSchedulers.add(1, ordering: .relaxed)
         }
     }

@@ -23,6 +23,10 @@ enum CapturedTaskIdentity {
     private struct Entry {
         let taskID: UInt64
         let marker: CaptureMarker
+        /// Entered by a sleep on the scheduler from outside every world, not by a capture
+        /// (``adoptCurrentTask(for:)``): the task is taken only while that scheduler runs work
+        /// on the resuming thread, and the tasks it starts are not taken for it.
+        var isAdopted = false
     }
 
     /// A task's address as a key, hashed with one multiplication instead of SipHash, which was
@@ -62,7 +66,8 @@ enum CapturedTaskIdentity {
     /// not entered yet (and `candidate` is not nil). An entry for a task that is gone (another
     /// task at the same address) is replaced.
     ///
-    /// - Returns: the scheduler the task belongs to, or nil.
+    /// - Returns: the scheduler the task belongs to, or nil (an adopted task enqueued where its
+    ///   scheduler runs no work belongs to none).
     static func claim(_ job: UnownedJob, for candidate: TestScheduler?) -> TestScheduler? {
         guard isTask(job) else { return candidate }
         guard candidate != nil || count.load(ordering: .relaxed) > 0 else { return nil }
@@ -71,19 +76,26 @@ enum CapturedTaskIdentity {
         let newMarker = candidate?.captureMarker
         let marker = entries.withLock { entries -> CaptureMarker? in
             // Its scheduler alive: the task is still that scheduler's.
-            if let entry = entries[address], entry.taskID == taskID, entry.marker.isOpen { return entry.marker }
+            if let entry = entries[address], entry.taskID == taskID, entry.marker.isOpen {
+                guard entry.isAdopted else { return entry.marker }
+                // Adopted: its scheduler's only where that scheduler runs work (its wake-up, in
+                // a drive), and nobody's elsewhere: no other capture takes it over either.
+                return entry.marker === newMarker || entry.marker.isRunningHere ? entry.marker : nil
+            }
             guard let newMarker else { return nil }
             if entries.updateValue(Entry(taskID: taskID, marker: newMarker), forKey: address) == nil {
                 count.add(1, ordering: .relaxed)
             }
             return newMarker
         }
+        guard let marker else { return nil }
         // The entry's scheduler wins: a task stays with the scheduler that first took it.
-        guard let marker, marker !== newMarker else { return candidate }
+        guard marker !== newMarker else { return candidate }
         return marker.scheduler
     }
 
-    /// The scheduler that captured the running task, or nil (outside a task, or not captured).
+    /// The scheduler that captured the running task, or nil (outside a task, or not captured;
+    /// an adopted task is not captured: it belongs to no world between its runs in a drive).
     static func schedulerOfCurrentTask() -> TestScheduler? {
         guard count.load(ordering: .relaxed) > 0 else { return nil }
         let address = CapturedTasks.currentTaskAddress
@@ -91,10 +103,29 @@ enum CapturedTaskIdentity {
         let job = unsafeBitCast(address, to: UnownedJob.self)
         let taskID = taskID(of: job)
         let marker = entries.withLock { entries -> CaptureMarker? in
-            guard let entry = entries[TaskAddress(address: address)], entry.taskID == taskID else { return nil }
+            guard let entry = entries[TaskAddress(address: address)], entry.taskID == taskID, !entry.isAdopted else {
+                return nil
+            }
             return entry.marker
         }
         return marker?.scheduler
+    }
+
+    /// Enters the running task, which sleeps on `scheduler` from outside every world, as
+    /// adopted by it (AdoptedTasks in TestScheduler+AdoptedTasks.swift): from now on, a job of
+    /// the task enqueued while `scheduler` runs work on the enqueuing thread (its wake-up, in a
+    /// drive) is `scheduler`'s. A task a capture took already keeps its entry.
+    static func adoptCurrentTask(for scheduler: TestScheduler) {
+        let address = CapturedTasks.currentTaskAddress
+        guard address != 0 else { return }
+        let taskID = taskID(of: unsafeBitCast(address, to: UnownedJob.self))
+        let marker = scheduler.captureMarker
+        let added = entries.withLock { entries -> Bool in
+            let key = TaskAddress(address: address)
+            if let entry = entries[key], entry.taskID == taskID, entry.marker.isOpen, entry.marker === marker { return false }
+            return entries.updateValue(Entry(taskID: taskID, marker: marker, isAdopted: true), forKey: key) == nil
+        }
+        if added { count.add(1, ordering: .relaxed) }
     }
 
     /// Enters the running task for `scheduler` (the body of an asynchronous capture).

@@ -138,7 +138,10 @@ enum CapturedTasks {
             return CapturedTaskIdentity.claim(job, for: scheduler).map { Resolution(scheduler: $0, isFromOutside: false) }
         }
         if let scheduler = CapturedTaskIdentity.claim(job, for: nil) {
-            return Resolution(scheduler: scheduler, isFromOutside: CapturedTaskIdentity.schedulerOfCurrentTask() !== scheduler)
+            // Not from outside where the scheduler runs work: an adopted task's wake-up.
+            let isInside = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
+                || CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler
+            return Resolution(scheduler: scheduler, isFromOutside: !isInside)
         }
         guard let scheduler = CapturedTaskIdentity.schedulerOfCurrentTask() else { return nil }
         return CapturedTaskIdentity.claim(job, for: scheduler).map { Resolution(scheduler: $0, isFromOutside: false) }
@@ -217,9 +220,18 @@ enum CapturedTasks {
 final class CaptureMarker: Sendable {
     private let reference: SchedulerReference
     private let open = Atomic<Bool>(true)
+    /// The scheduler's address, compared only, never dereferenced.
+    private let address: UInt
 
     init(_ scheduler: TestScheduler) {
         reference = SchedulerReference(scheduler)
+        address = UInt(bitPattern: Unmanaged.passUnretained(scheduler).toOpaque())
+    }
+
+    /// Whether the scheduler is running work on this thread (an action or job of a drive, as
+    /// `Scheduler.current`).
+    var isRunningHere: Bool {
+        UInt(bitPattern: CurrentScheduler.slot) == address
     }
 
     /// False once the scheduler's deinit began. Read under ``CapturedTaskIdentity``'s lock

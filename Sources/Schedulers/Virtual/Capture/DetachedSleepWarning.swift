@@ -1,12 +1,16 @@
 @_spi(SchedulersInternal) import Disposables
 import Foundation
 
-/// The warning for a task that sleeps on a ``TestScheduler`` while its jobs run elsewhere.
+/// The warning for a task that sleeps on a ``TestScheduler`` while its jobs run elsewhere, and
+/// the place where a task outside every world joins the scheduler's instead.
 ///
-/// Such a task (a plain `Task {}` outside ``TestScheduler/withCapturedTasks(_:)``, an `async`
-/// test body) wakes up when the scheduler is driven, but then continues on the cooperative pool
-/// beside the driving thread: `advance` may return before it has done anything, or after it has
-/// done everything. Nothing can make that deterministic, so the scheduler says so, once.
+/// A task outside every world that runs on the global executor (a plain `Task {}` in a test
+/// that captures nothing, a detached task, an `async` test's own task) is adopted
+/// (TestScheduler+AdoptedTasks.swift): the drive that wakes it runs it on. Any other task that
+/// runs elsewhere (it prefers another executor, it is isolated to an actor, or it is a captured
+/// task resumed from outside) wakes up when the scheduler is driven, but then continues beside
+/// the driving thread: `advance` may return before it has done anything, or after it has done
+/// everything. Nothing can make that deterministic, so the scheduler says so, once.
 ///
 /// The test is cheap and exact: a job of this scheduler (a task preferring it, or a captured
 /// one) always runs with the scheduler as `Scheduler.current`, so at the sleep call the current
@@ -16,36 +20,43 @@ enum DetachedSleepWarning {
     /// when a warning is due, which correct tests never reach.
     private static let warned = Lock([WarnedScheduler]())
 
-    /// Warns (once per scheduler) unless the calling code is running as one of its jobs.
+    /// Adopts the calling task, or warns (once per scheduler), unless the calling code is
+    /// running as one of the scheduler's jobs.
     ///
     /// - Parameters:
     ///   - scheduler: The scheduler slept on.
+    ///   - isolation: The caller's actor: a task isolated to one is not adopted.
     ///   - call: What was called, for the message.
-    static func check(_ scheduler: TestScheduler, call: @autoclosure () -> String) {
+    /// - Returns: whether the task was adopted: its wake-up must then wait for it to suspend
+    ///   (`Sleeper.sleep(waitsForSuspension:)`).
+    @discardableResult
+    static func check(_ scheduler: TestScheduler, isolation: (any Actor)?, call: @autoclosure () -> String) -> Bool {
         let running = CurrentScheduler.slot
-        if running == Unmanaged.passUnretained(scheduler).toOpaque() { return }
+        if running == Unmanaged.passUnretained(scheduler).toOpaque() { return false }
         // Code of the synchronous capture's body (a `Task.immediate` it started runs here up to
         // its first suspension): its later jobs are the scheduler's.
         if CapturedTasks.slot == Unmanaged.passUnretained(scheduler).toOpaque(), CapturedTasks.isInsideSynchronousBody {
-            return
+            return false
         }
         let cause = Cause.current(for: scheduler)
+        if cause == .notCaptured, isolation == nil, scheduler.adoptCurrentTask() { return true }
         // A captured main-actor job that a synchronous drive off the main actor sent to the main
         // queue: that warning named the cause already, and the test is told once.
-        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return }
+        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return false }
         let isFirst = warned.withLock { entries -> Bool in
             entries.removeAll { $0.scheduler == nil }
             if entries.contains(where: { $0.scheduler === scheduler }) { return false }
             entries.append(WarnedScheduler(scheduler: scheduler, prints: 0))
             return true
         }
-        guard isFirst else { return }
+        guard isFirst else { return false }
         Warning.emit(message(for: scheduler, call: call(), cause: cause), about: scheduler)
         // Counted once it is out, so that a test that waits for the count finds the warning in
         // its capture (counted before, a test could close its capture between the two).
         warned.withLock { entries in
             if let index = entries.firstIndex(where: { $0.scheduler === scheduler }) { entries[index].prints += 1 }
         }
+        return false
     }
 
     /// Why a task sleeping on the scheduler runs outside it: each names its own fix.
@@ -56,7 +67,7 @@ enum DetachedSleepWarning {
         /// Started inside `withCapturedTasks`, yet running elsewhere: a continuation of it was
         /// resumed from outside the scheduler.
         case capturedButLeft
-        /// Started outside any capture.
+        /// Started outside any capture (and isolated to an actor: else it was adopted).
         case notCaptured
 
         /// The cause that applies to the calling task.

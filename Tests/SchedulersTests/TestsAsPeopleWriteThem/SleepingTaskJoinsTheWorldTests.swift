@@ -1,0 +1,178 @@
+import Foundation
+@testable import Schedulers
+import Testing
+import TestSupport
+
+/// The `TestClock` habit, exact: a task started outside any capture that sleeps on a
+/// `TestScheduler` joins its world, and the drive that wakes it runs it on to its next
+/// suspension before it returns. No capture, no yield after the advance, no report.
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct SleepingTaskJoinsTheWorldTests {
+    static let runs = stressCount(1_000)
+
+    @Test(arguments: [false, true]) func theClockHabitIsExact(busy: Bool) async {
+        var wrong = 0
+        var warnings: [String] = []
+        await BusyTasks.around(busy: busy) {
+            for _ in 0..<Self.runs {
+                let scheduler = TestScheduler()
+                let clock = scheduler.clock
+                let ticks = Locked(0)
+                let (exact, captured) = await Warning.capture(about: scheduler) { () async -> Bool in
+                    let task = Task {
+                        for _ in 0..<3 {
+                            try await clock.sleep(for: .seconds(1))
+                            ticks.withLock { $0 += Scheduler.current === scheduler ? 1 : 100 }
+                        }
+                    }
+                    // The task must have armed its first sleep before the test advances.
+                    while scheduler.pendingCount == 0 { await Task.yield() }
+                    var exact = true
+                    for expected in 1...3 {
+                        await clock.advance(by: .milliseconds(999))
+                        exact = exact && ticks.value == expected - 1
+                        await clock.advance(by: .milliseconds(1))
+                        exact = exact && ticks.value == expected
+                    }
+                    if case .failure = await task.result { exact = false }
+                    return exact
+                }
+                if !exact { wrong += 1 }
+                warnings += captured
+            }
+        }
+        #expect(wrong == 0)
+        #expect(warnings == [])
+    }
+
+    /// The same from a detached task, driven by the synchronous `advance`.
+    @Test(arguments: [false, true]) func aDetachedTaskWithTheSynchronousAdvance(busy: Bool) {
+        var wrong = 0
+        BusyTasks.around(busy: busy) {
+            for _ in 0..<Self.runs {
+                let scheduler = TestScheduler()
+                let ticks = Locked(0)
+                let (exact, warnings) = Warning.capture(about: scheduler) { () -> Bool in
+                    let task = Task.detached {
+                        for _ in 0..<3 {
+                            try await scheduler.sleep(for: .seconds(1))
+                            // In the drive that woke it, whichever thread armed the wake-up.
+                            ticks.withLock { $0 += Scheduler.current === scheduler ? 1 : 100 }
+                        }
+                    }
+                    waitUntil { scheduler.pendingCount == 1 }
+                    var exact = true
+                    for expected in 1...3 {
+                        scheduler.advance(by: 0.999)
+                        exact = exact && ticks.value == expected - 1
+                        scheduler.advance(by: 0.001)
+                        exact = exact && ticks.value == expected
+                    }
+                    _ = task
+                    return exact
+                }
+                if !exact || !warnings.isEmpty { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    /// Woken by a drive on another thread, a joined task goes on in that drive, on that thread,
+    /// with the scheduler as `Scheduler.current`. (Detached: this suite's own tasks prefer the
+    /// executor of `.ownThread`, and a task that prefers an executor keeps its preference.)
+    @Test func aWokenTaskGoesOnInTheDriveThatWokeIt() async throws {
+        let scheduler = TestScheduler()
+        let task = Task.detached {
+            try await scheduler.sleep(for: .seconds(1))
+            return Scheduler.current === scheduler
+        }
+        // Outside every world, so a Thread: Dispatch work a world starts is the world's.
+        let driver = Thread {
+            waitUntil { scheduler.pendingCount == 1 }
+            scheduler.advance(by: 1)
+        }
+        driver.start()
+        #expect(try await task.value)
+    }
+
+    /// The tasks a joined task starts are not taken for it: they run where they would have.
+    @Test func theTasksAJoinedTaskStartsStayWhereTheyRun() async throws {
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        let task = Task {
+            try await clock.sleep(for: .seconds(1))
+            return await Task { Scheduler.current == nil }.value
+        }
+        while scheduler.pendingCount == 0 { await Task.yield() }
+        await clock.advance(by: .seconds(1))
+        #expect(try await task.value)
+    }
+
+    /// Its scheduler's only in that scheduler's drives: cancelled inside another scheduler's
+    /// capture (whose hooks are installed, and whose rules take what its body enqueues), a
+    /// joined task goes on where it is, and ends without any drive.
+    @Test(arguments: [false, true]) func aJoinedTaskCancelledInsideAnotherCaptureIsNobodys(async: Bool) async {
+        let scheduler = TestScheduler()
+        let other = TestScheduler()
+        let task = Task { () -> Bool in
+            do {
+                try await scheduler.clock.sleep(for: .seconds(1))
+                return false
+            } catch {
+                return Scheduler.current == nil
+            }
+        }
+        while scheduler.pendingCount == 0 { await Task.yield() }
+        if async {
+            await other.withCapturedTasks {
+                task.cancel()
+                await Task.yield()
+            }
+        } else {
+            other.withCapturedTasks { task.cancel() }
+        }
+        #expect(await task.value)
+        #expect(other.pendingCount == 0)
+    }
+
+    /// Only to its next suspension: after the run that a drive gave it, a task that waits for
+    /// something else goes on where that resumes it, not in a drive nobody makes.
+    @Test func aJoinedTaskLeavesAtItsNextSuspension() async throws {
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        let gate = AsyncGate()
+        let task = Task {
+            try await clock.sleep(for: .seconds(1))
+            await gate.wait()          // resumed from a Dispatch thread below
+            return Scheduler.current == nil
+        }
+        while scheduler.pendingCount == 0 { await Task.yield() }
+        await clock.advance(by: .seconds(1))
+        DispatchQueue.global().async { gate.open() }
+        #expect(try await task.value)
+    }
+}
+
+/// A one-shot gate a task awaits and any thread opens.
+final class AsyncGate: Sendable {
+    private let state = Locked<(open: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func wait() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let resume = state.withLock { state -> Bool in
+                if state.open { return true }
+                state.waiter = waiter
+                return false
+            }
+            if resume { waiter.resume() }
+        }
+    }
+
+    func open() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.open = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+}

@@ -159,6 +159,7 @@ final class VirtualTimeCore: Sendable {
         case waitingForTime = 8
         case arrivedFromOutside = 16
         case dispatchWorkUnfinished = 32
+        case bodyCannotGoOn = 64
     }
 
     /// Whether `warning` is due: true the first time only.

@@ -196,34 +196,81 @@ import TestSupport
     }
 
     /// A body that waits for what no time brings while a repeating action keeps time moving is
-    /// reported after `waitWarningDelay` of real time; the capture goes on, and ends when the
-    /// outside world answers.
-    @Test func aBodyWaitingWhileTimeMovesWithoutEndIsReported() async {
+    /// a runaway: after ten thousand advances in a row that ran none of its jobs (a
+    /// count, so the same every run at any load) it is reported, its task is cancelled (the
+    /// stream it iterates ends) and time stops moving by itself.
+    @Test func aRunawayIsReportedAfterACountOfAdvancesAndItsBodyCancelled() async {
         let scheduler = TestScheduler()
-        scheduler.waitWarningDelay = .milliseconds(50)
-        let repeating = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {}
-        let (_, warnings) = await Warning.capture(about: scheduler) {
+        let ticks = Locked(0)
+        let repeating = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {
+            ticks.withLock { $0 += 1 }
+        }
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (cancelled, warnings) = await Warning.capture(about: scheduler) {
             await scheduler.withCapturedTasks(advancing: .automatically) {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    // Answers once the report is out (30 s at most), however slow the machine
-                    // (a sanitizer) makes the thousand advances the report waits for. A thread
-                    // of its own: a Dispatch block the world submits would hold time.
-                    Thread {
-                        let deadline = Date().addingTimeInterval(30)
-                        while Warning.capturedCount(about: scheduler) < 1, Date() < deadline { usleep(10_000) }
-                        continuation.resume()
-                    }.start()
-                }
+                for await _ in stream {}
+                return Task.isCancelled
             }
         }
         repeating?.dispose()
+        continuation.finish()
+        #expect(cancelled)
+        #expect(ticks.value == TestScheduler.runawayAdvances)
         #expect(warnings.count == 1)
         let message = warnings.first ?? ""
         #expect(message.contains("withCapturedTasks(advancing: .automatically)"))
-        #expect(message.contains("has not returned after 0.05 seconds of real time, while virtual time moved on by itself"))
+        #expect(message.contains("moved by itself 10000 times in a row without the body going on"))
         #expect(message.contains("1 of them repeating"))
-        #expect(message.contains("end the repeating work"))
-        #expect(message.hasSuffix("(Printed once per capture.)"))
+        #expect(message.contains("so its task is cancelled"))
+        #expect(message.hasSuffix("(Once per capture.)"))
+    }
+
+    /// The driver lets go of its thread between advances, as a waiting task does: a slow
+    /// answer from a task outside the world comes while a heartbeat keeps time moving, even
+    /// with one thread in the cooperative pool (`.ci/run` runs this suite again under
+    /// `taskset -c 0`, where a driver that held its thread would keep the answer out until the
+    /// runaway report).
+    @Test func theDriverLetsGoOfItsThreadBetweenAdvances() async {
+        let scheduler = TestScheduler()
+        let heartbeat = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {}
+        // Driven from the cooperative pool: this suite's own tasks run on threads of their own.
+        let (value, warnings) = await Task.detached {
+            await Warning.capture(about: scheduler) {
+                await scheduler.withCapturedTasks(advancing: .automatically) {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
+                        // A task of no world, on the pool, started from a thread outside the
+                        // world (a Dispatch block the world submits would hold time).
+                        Thread { Task.detached { continuation.resume(returning: 42) } }.start()
+                    }
+                }
+            }
+        }.value
+        heartbeat?.dispose()
+        #expect(value == 42)
+        #expect(warnings == [])
+    }
+
+    /// A body that can never go on (nothing due, nothing pending, nothing in flight) is
+    /// reported once `waitWarningDelay` has passed, in both modes, and its task is cancelled
+    /// so that the test ends instead of hanging.
+    @Test(arguments: [TestScheduler.Advancing.manually, .automatically])
+    func aBodyThatCanNeverGoOnIsReportedAndCancelled(advancing: TestScheduler.Advancing) async {
+        let scheduler = TestScheduler()
+        scheduler.waitWarningDelay = .milliseconds(50)
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (cancelled, warnings) = await Warning.capture(about: scheduler) {
+            await scheduler.withCapturedTasks(advancing: advancing) {
+                for await _ in stream {}
+                return Task.isCancelled
+            }
+        }
+        continuation.finish()
+        #expect(cancelled)
+        #expect(warnings.count == 1)
+        let message = warnings.first ?? ""
+        #expect(message.contains("can never go on"))
+        #expect(message.contains("nothing due, nothing pending and no Dispatch work of its world in flight"))
+        #expect(message.hasSuffix("(Once per scheduler.)"))
     }
 
     /// `.manually` is the default: `withCapturedTasks(advancing: .manually)` waits for the

@@ -23,10 +23,22 @@ import Synchronization
 /// fix: only an advance can bring what the body waits for.
 final class CapturedBody: Sendable {
     private let finished = Atomic<Bool>(false)
+    /// Cancels the body's task: set once the task exists.
+    private let cancellation = Lock<(@Sendable () -> Void)?>(nil)
 
     var isFinished: Bool { finished.load(ordering: .acquiring) }
 
     func finish() { finished.store(true, ordering: .releasing) }
+
+    func cancelled(by cancel: @escaping @Sendable () -> Void) {
+        cancellation.withLock { $0 = cancel }
+    }
+
+    /// Cancels the body's task (a body that can never go on, or a runaway: it was reported).
+    /// Its cancelled sleeps throw, and a stream it iterates ends, so the test can end.
+    func cancel() {
+        cancellation.withLock { $0 }?()
+    }
 }
 
 /// What the body's task hands back to the driver: its result or error. `@unchecked`: the value
@@ -73,6 +85,7 @@ extension TestScheduler {
         // It copies the caller's task-local values and priority; cancellation is passed on
         // below. The task keeps the scheduler alive until it ends.
         let task = Self.startBody(closure, on: self, state: state)
+        state.cancelled { task.cancel() }
         await withTaskCancellationHandler {
             await driveWhileRunning(state, automatically: advancing == .automatically, isolation: isolation)
         } onCancel: {
@@ -122,11 +135,13 @@ extension TestScheduler {
             }
             // The body's sleeps let time pass, in a manual capture too: a test that sleeps sees
             // what happens up to its deadline (`arrivals.isBodySleeping`, `wakeUpOfBody(_:)`).
-            if automatically || arrivals.isBodySleeping,
+            // A runaway's body was cancelled (TestScheduler+Advancing.swift): time moves no more
+            // by itself, so the driver parks instead of running the runaway work for ever.
+            if (automatically && !advancing.stopped) || arrivals.isBodySleeping,
                 let next = await idleUntil(now, body: body, &advancing, isolation: isolation)
             {
                 if body.isFinished { break }
-                await advance(to: next, &advancing, isolation: isolation)
+                await advance(to: next, &advancing, body: body, isolation: isolation)
                 // The earliest pending action ran at its time: its own drive, like any other.
                 continue
             }
@@ -142,7 +157,8 @@ extension TestScheduler {
         }
     }
 
-    /// Parks the driver until work is due now or `body` has finished; arms the warning.
+    /// Parks the driver until work is due now or `body` has finished; arms the warning, or the
+    /// report of a body that can never go on.
     private func park(until body: CapturedBody, episode: WaitEpisode) async {
         let remaining = waitWarningDelay - episode.elapsed
         let generation = parkGeneration.add(1, ordering: .relaxed).newValue
@@ -153,9 +169,11 @@ extension TestScheduler {
                     return
                 }
                 self.warnWaitingForTime()
+                self.reportIfCannotGoOn(body)
             }
         } else {
             warnWaitingForTime()
+            reportIfCannotGoOn(body)
         }
         if Task.isCancelled {
             // Cancelled (a time limit): cancelled sleeps throw, so the body can still end. The
@@ -194,6 +212,30 @@ extension TestScheduler {
         guard arrivals.isBodyRunning else { return wake }
         arrivals.bodySleeps()
         return { [core] in core.holdYield(wake) }
+    }
+
+    /// Reports a body that can never go on, and cancels its task so that the test can end.
+    ///
+    /// Go's `testing/synctest` calls it a deadlock: nothing is due, nothing is pending at a
+    /// later time, no Dispatch work of the world is in flight, and the body still waits (an
+    /// `AsyncStream` nobody finishes, a continuation nobody resumes). Nothing the world holds
+    /// can bring what it waits for. Only the outside world still could (a real network
+    /// request, a thread the test started), so the decision waits ``waitWarningDelay`` of real
+    /// time first, the same delay as every other report of a waiting body; a test that waits
+    /// for the outside world longer raises it.
+    private func reportIfCannotGoOn(_ body: CapturedBody) {
+        guard !body.isFinished, core.earliestPendingTime() == nil,
+            core.state.withLock({ $0.heldYields.isEmpty }), dispatchHold(core.worldClockPointer) == nil,
+            core.warnOnce(.bodyCannotGoOn)
+        else { return }
+        Warning.emit("""
+            the body of withCapturedTasks on \(self) can never go on: it has waited \(waitWarningDelay) \
+            of real time with nothing due, nothing pending and no Dispatch work of its world in \
+            flight, so its task is cancelled. Finish what it awaits (an AsyncStream's continuation, \
+            a CheckedContinuation, the task it waits for), or, if it waits for the real world (a \
+            network request), raise waitWarningDelay. (Once per scheduler.)
+            """, about: self)
+        body.cancel()
     }
 
     /// Prints, once per scheduler, that the body waits for something only time can bring.

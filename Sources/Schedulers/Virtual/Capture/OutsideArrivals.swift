@@ -49,6 +49,13 @@ final class OutsideArrivals: Sendable {
     /// to the sleep's deadline at the most (CapturedBodyDriver.swift, "The body's sleeps").
     private let sleepingBody = Atomic<Bool>(false)
 
+    /// How many jobs of the bodies have run: the bodies' progress, which an automatic advance
+    /// that runs none for long is told apart by (TestScheduler+Advancing.swift, "runaway").
+    private let bodyJobRuns = Atomic<UInt64>(0)
+
+    /// See ``bodyJobRuns``.
+    var bodyProgress: UInt64 { bodyJobRuns.load(ordering: .relaxed) }
+
     /// Whether the running task is the body of one of this scheduler's asynchronous captures.
     var isBodyRunning: Bool {
         let task = CapturedTasks.currentTaskAddress
@@ -106,6 +113,7 @@ final class OutsideArrivals: Sendable {
     func run(_ job: UnownedJob, _ run: () -> Void) {
         guard isBodyJob(job) else { return run() }
         sleepingBody.store(false, ordering: .releasing)
+        bodyJobRuns.add(1, ordering: .relaxed)
         runningBodyJobs.add(1, ordering: .acquiringAndReleasing)
         queuedBodyJobs.subtract(1, ordering: .acquiringAndReleasing)
         defer { runningBodyJobs.subtract(1, ordering: .acquiringAndReleasing) }

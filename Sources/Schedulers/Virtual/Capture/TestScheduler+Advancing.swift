@@ -55,8 +55,14 @@ extension TestScheduler {
     ///   the scheduler (`try await clock.sleep(for: latency)`, then answer) to make it exact.
     /// - **Time that never ends.** A body that waits for what no time brings while time moves
     ///   on without end (a repeating action, a polling loop nobody stops) is reported once,
-    ///   after ``waitWarningDelay`` of real time and a thousand advances by itself; the capture goes on
-    ///   (the test framework's own time limit still applies).
+    ///   after ten thousand advances in a row that ran none of its jobs (a count, not a
+    ///   time, so the verdict is the same at any load); its task is then cancelled (its sleeps
+    ///   throw, a stream it iterates ends) and time moves no more by itself, so the test ends.
+    /// - **A body that can never go on** (nothing due, nothing pending, no Dispatch work of the
+    ///   world in flight) is reported after ``waitWarningDelay`` of real time, in case the
+    ///   outside world answers first, and its task is cancelled, in both modes.
+    /// - **The driver lets go of its thread** every 64 advances, as a waiting task does, so
+    ///   other tests, Dispatch workers and the framework's `.timeLimit` run beside it.
     /// - **Manual drives still work** inside: `await clock.advance(by:)` moves time as usual.
     ///
     /// - Parameters:
@@ -110,11 +116,23 @@ extension TestScheduler {
         return (earliest, holdsYields)
     }
 
+    /// How many automatic advances in a row may run none of the body's jobs before the capture
+    /// is a runaway: time moving without end while the body waits for what no time brings.
+    /// Counted, not timed, so the verdict is the same at any load. A correct body that waits
+    /// on work sleeping this many times in a row without it (ten thousand sleeps) is rare; a
+    /// repeating action or a polling loop nobody stops gets there in about a second.
+    static var runawayAdvances: Int { 10_000 }
+
+    /// How many automatic advances run between two turns the driver gives its thread: the
+    /// driver suspends the way any waiting task does, so that other tests, Dispatch workers
+    /// and the framework's `.timeLimit` get the thread, on one core too.
+    static var advancesPerTurn: Int { 64 }
+
     /// Runs the earliest pending action at its time `next`, moving ``now`` there; the
-    /// yields held now are released at `next`, after it. Reports a capture that has advanced
-    /// by itself for longer than ``waitWarningDelay`` of real time.
+    /// yields held now are released at `next`, after it. Reports a runaway, and cancels its
+    /// body (``runawayAdvances``).
     func advance(
-        to next: VirtualTime, _ advancing: inout AutomaticAdvance, isolation: isolated (any Actor)?
+        to next: VirtualTime, _ advancing: inout AutomaticAdvance, body: CapturedBody, isolation: isolated (any Actor)?
     ) async {
         // Released at this time already (or not to be): not again before the jump (as if the
         // rounds of nothing but yields had run out here).
@@ -122,23 +140,33 @@ extension TestScheduler {
         _ = await driveOne(through: next, &moment, isolation: isolation)
         advancing.advances += 1
         advancing.yieldRounds = 0
-        // A thousand advances: a slow machine is not time without end.
-        if !advancing.warned, advancing.advances >= 1_000, ContinuousClock.now - advancing.start > waitWarningDelay {
-            advancing.warned = true
-            warnAdvancingWithoutEnd(advancing.advances)
+        let progress = arrivals.bodyProgress
+        if progress != advancing.lastProgress {
+            advancing.lastProgress = progress
+            advancing.withoutProgress = 0
+        } else {
+            advancing.withoutProgress += 1
         }
+        if advancing.withoutProgress >= Self.runawayAdvances, !body.isFinished {
+            advancing.stopped = true
+            reportRunaway(advancing.advances)
+            body.cancel()
+        }
+        if advancing.advances % Self.advancesPerTurn == 0 { await Task.yield() }
     }
 
-    private func warnAdvancingWithoutEnd(_ advances: Int) {
+    private func reportRunaway(_ advances: Int) {
         let pending = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
         Warning.emit("""
-            the body of withCapturedTasks(advancing: .automatically) on \(self) has not returned \
-            after \(waitWarningDelay) of real time, while virtual time moved on by itself \
-            \(advances) times, to \(Clock.Instant(time: core.now).date.timeIntervalSinceReferenceDate) s \
-            after 2001-01-01 (\(pending.0) action(s) pending, \(pending.1) of them repeating). The body \
-            waits for something that time does not bring while work keeps time moving: end the \
-            repeating work (dispose the action, cancel or stop the task, break out of the timer's \
-            loop), or await what it produces. (Printed once per capture.)
+            the body of withCapturedTasks(advancing: .automatically) on \(self) waits while virtual \
+            time moves on without end: it moved by itself \(Self.runawayAdvances) times in a row \
+            without the body going on (\(advances) in all), to \
+            \(Clock.Instant(time: core.now).date.timeIntervalSinceReferenceDate) s after 2001-01-01 \
+            (\(pending.0) action(s) pending, \(pending.1) of them repeating), so its task is \
+            cancelled and time moves no more by itself. The body waits for something that time \
+            does not bring while work keeps time moving: end the repeating work (dispose the \
+            action, cancel or stop the task, break out of the timer's loop), or await what it \
+            produces. (Once per capture.)
             """, about: self)
     }
 }
@@ -149,8 +177,10 @@ struct AutomaticAdvance {
     var yieldRounds = 0
     /// Automatic advances so far.
     var advances = 0
-    /// When the capture began, in real time.
-    let start = ContinuousClock.now
-    /// Whether the runaway report was given.
-    var warned = false
+    /// The body's progress (``OutsideArrivals/bodyProgress``) at the last advance.
+    var lastProgress: UInt64 = 0
+    /// Advances in a row that ran none of the body's jobs.
+    var withoutProgress = 0
+    /// A runaway was reported and its body cancelled: time moves no more by itself.
+    var stopped = false
 }

@@ -32,13 +32,19 @@ enum SwiftTestingIssue {
 
     /// Records an issue with `comment` for the running test, failing it unless `isWarning`, and
     /// returns whether it could. Call only where ``isRunningTest`` is true.
+    ///
+    /// - Parameter atTheTest: attribute the issue to the running test's own declaration instead
+    ///   of the given location, which is then a file of the package: a report about the test's
+    ///   world points at the test, not at the line of the package that noticed it.
     static func record(
-        _ comment: String, isWarning: Bool, fileID: String, filePath: String, line: Int, column: Int
+        _ comment: String, isWarning: Bool, fileID: String, filePath: String, line: Int, column: Int,
+        atTheTest: Bool = false
     ) -> Bool {
         guard let symbols = Symbols.resolved else { return false }
         return symbols.record(
-            comment, isWarning: isWarning, location: (fileID.contains("/") ? fileID : "Schedulers/" + fileID,
-                                                      filePath, max(line, 1), max(column, 1)))
+            comment, isWarning: isWarning,
+            location: (fileID.contains("/") ? fileID : "Schedulers/" + fileID, filePath, max(line, 1), max(column, 1)),
+            atTheTest: atTheTest)
     }
 
     /// Testing's functions and types, looked up once.
@@ -115,10 +121,20 @@ enum SwiftTestingIssue {
             return current(testType)
         }
 
+        /// The running test's `sourceLocation`, read by reflection: it is a stored property of
+        /// `Test`, and its getter takes `self` in the context register, which a thin function
+        /// type cannot pass.
+        private func currentTestLocation<T, L>(_: T.Type, _: L.Type) -> L? {
+            let getter = unsafeBitCast(currentTest, to: (@convention(thin) () -> T?).self)
+            guard let test = getter() else { return nil }
+            return Mirror(reflecting: test).children.first { $0.label == "sourceLocation" }?.value as? L
+        }
+
         func record(
-            _ comment: String, isWarning: Bool, location: (fileID: String, filePath: String, line: Int, column: Int)
+            _ comment: String, isWarning: Bool, location: (fileID: String, filePath: String, line: Int, column: Int),
+            atTheTest: Bool
         ) -> Bool {
-            func record<C, S, L, I>(_: C.Type, _: S.Type, _: L.Type, _: I.Type) -> Bool {
+            func record<C, S, L, I, T>(_: C.Type, _: S.Type, _: L.Type, _: I.Type, _: T.Type) -> Bool {
                 // `Comment.init(rawValue: String)`. An initializer consumes its arguments.
                 let makeComment = unsafeBitCast(self.makeComment, to: (@convention(thin) (consuming String) -> C).self)
                 // `SourceLocation.init(fileID: String, filePath: String, line: Int, column: Int)`
@@ -129,12 +145,13 @@ enum SwiftTestingIssue {
                 let recordIssue = unsafeBitCast(self.recordIssue, to: (@convention(thin) (C?, S, L) -> I).self)
                 let tag = isWarning ? warningTag : errorTag
                 let severity = withUnsafeBytes(of: tag) { $0.load(as: S.self) }
+                let testLocation = atTheTest ? currentTestLocation(T.self, L.self) : nil
                 _ = recordIssue(
                     makeComment(comment), severity,
-                    makeSourceLocation(location.fileID, location.filePath, location.line, location.column))
+                    testLocation ?? makeSourceLocation(location.fileID, location.filePath, location.line, location.column))
                 return true
             }
-            return record(commentType, severityType, sourceLocationType, issueType)
+            return record(commentType, severityType, sourceLocationType, issueType, testType)
         }
     }
 }

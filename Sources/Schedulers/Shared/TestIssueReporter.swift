@@ -35,10 +35,13 @@ package enum TestIssueReporter {
     package static func report(
         _ message: String, kind: Kind, fileID: StaticString, filePath: StaticString, line: UInt
     ) -> Destination {
+        // Noticed by a file of the package: the report is about the test's world, so it points
+        // at the test (an UnimplementedScheduler's reports keep the line that made it).
+        let fileIDText = "\(fileID)"
         if SwiftTestingIssue.isRunningTest,
             SwiftTestingIssue.record(
-                message, isWarning: kind == .help, fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line),
-                column: 1)
+                message, isWarning: kind == .help, fileID: fileIDText, filePath: "\(filePath)", line: Int(line),
+                column: 1, atTheTest: fileIDText.hasPrefix("Schedulers/") || fileIDText.hasPrefix("SchedulersTestSupport/"))
         {
             return .swiftTesting
         }

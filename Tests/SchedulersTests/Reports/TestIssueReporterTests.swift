@@ -28,12 +28,17 @@ import XCTest
         #expect(XCTestFailureObserver.registered != nil)
     }
 
+    /// And it points at the test (its declaration), not at the file of the package that
+    /// noticed it.
     @Test func aTestSchedulerWarningIsAnIssueOfTheRunningSwiftTestingTest() {
+        let test = Test.current?.sourceLocation
+        #expect(test?.fileID == #fileID)
         withKnownIssue {
             Self.driveAMainActorJobOffTheMainActor()
         } matching: { issue in
             issue.severity == .error
                 && issue.comments.first?.rawValue.hasPrefix(Self.offMainWarning) == true
+                && issue.sourceLocation == test
         }
     }
 

@@ -38,8 +38,7 @@ extension TestScheduler: TaskExecutor {
     /// - Parameter fromOutside: whether the job arrived from outside virtual time (a Dispatch
     ///   callback): reported unless something waits for it (OutsideArrivals.swift).
     func enqueueCaptured(_ job: UnownedJob, fromOutside: Bool) {
-        if fromOutside { noteArrivalFromOutside(.global) }
-        enqueueOnScheduler(job, isKnown: true)
+        enqueueOnScheduler(job, isKnown: true, arrivesFromOutside: fromOutside)
     }
 
     /// The one path for the jobs of a task that prefers this scheduler and for those
@@ -50,7 +49,9 @@ extension TestScheduler: TaskExecutor {
     ///
     /// - Parameter isKnown: the job is a captured one, resolved to this scheduler: its task's
     ///   hops in the run are parked without resolving them again (CapturedJobRun.swift).
-    private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false) {
+    ///   - arrivesFromOutside: the job arrived from outside virtual time: reported if its task
+    ///     waited through a drive (OutsideArrivals.swift), by the epoch read as it is queued.
+    private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false, arrivesFromOutside: Bool = false) {
         // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift).
         noteRejoin(of: job)
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque() && CapturedJobRun.parkHop(job)
@@ -86,10 +87,17 @@ extension TestScheduler: TaskExecutor {
                 }
             }
         #endif
+        var waited: Bool?
         if isYield {
+            if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
             core.holdYield(run)
         } else {
-            core.enqueueWithoutDisposable(action: run) { now in now }
+            // Read under the queue's lock, as the job is queued (OutsideArrivals.swift).
+            core.enqueueWithoutDisposable(action: run) { [arrivals] now in
+                if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
+                return now
+            }
         }
+        if arrivesFromOutside { noteArrivalFromOutside(.global, waitedThroughADrive: waited) }
     }
 }

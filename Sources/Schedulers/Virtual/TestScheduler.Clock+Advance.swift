@@ -58,24 +58,28 @@ extension TestScheduler {
     /// with main-actor jobs run on the main actor and the caller's actor yielded between actions.
     func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
         emitPendingReport()
-        await arrivals.explicitDrive { await driveWithoutCounting(through: target, isolation: isolation) }
+        await arrivals.explicitDrive {
+            arrivals.driveBegins()
+            await driveWithoutCounting(through: target, isolation: isolation)
+        }
     }
 
     private func driveWithoutCounting(through target: VirtualTime, isolation: isolated (any Actor)?) async {
         // Never backwards, as `advance(to:)`.
         let limit = max(target, core.now)
         var moment = VirtualTimeCore.DriveMoment()
-        while await driveOne(through: limit, &moment, isolation: isolation) {}
-        guard limit.isFinite else { return }
-        core.state.withLock { state in
-            if limit > state.now { state.now = limit }
-        }
+        repeat {
+            while await driveOne(through: limit, &moment, isolation: isolation) {}
+        } while !core.finishDrive(through: limit)
     }
 
     /// The drive behind `Clock.run()`.
     func driveUntilIdle(isolation: isolated (any Actor)?) async {
         emitPendingReport()
-        await arrivals.explicitDrive { await driveUntilIdleWithoutCounting(isolation: isolation) }
+        await arrivals.explicitDrive {
+            arrivals.driveBegins()
+            await driveUntilIdleWithoutCounting(isolation: isolation)
+        }
     }
 
     private func driveUntilIdleWithoutCounting(isolation: isolated (any Actor)?) async {

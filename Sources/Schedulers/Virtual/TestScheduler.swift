@@ -77,7 +77,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let captureLifetimes = CaptureLifetimes()
 
     /// Work of captured tasks arriving from outside virtual time (OutsideArrivals.swift).
-    let arrivals = OutsideArrivals()
+    let arrivals: OutsideArrivals
 
     /// ``captureMarker``'s address, or 0 before the first capture.
     private let markerAddress = Atomic<UInt>(0)
@@ -96,6 +96,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
         }
         core = VirtualTimeCore(now: VirtualTime(startDate))
+        arrivals = OutsideArrivals(epoch: core.driveEpoch)
         super.init(name: "org.schedulers.testScheduler")
     }
 
@@ -433,9 +434,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// A drive the test asked for (`advance`, `step`, `stepAll`): serial (``DriverLock``), and
     /// counted, so that work arriving from outside meanwhile is known not to be awaited
     /// (OutsideArrivals.swift).
+    /// Each begins a drive epoch (OutsideArrivals.swift), so that work arriving from outside
+    /// after the test drove is told from work that came before.
     private func drive(_ body: () -> Void) {
         emitPendingReport()
-        arrivals.explicitDrive { driver.drive(body) }
+        arrivals.explicitDrive {
+            arrivals.driveBegins()
+            driver.drive(body)
+        }
     }
 
     /// Runs everything due up to `target`, then moves `now` there if that is later and finite
@@ -444,11 +450,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         // Never backwards: an earlier target (-infinity included) runs what is due at `now`.
         let limit = max(target, core.now)
         var moment = VirtualTimeCore.DriveMoment()
-        while runNext(through: limit, &moment) {}
-        guard limit.isFinite else { return }
-        core.state.withLock { state in
-            if limit > state.now { state.now = limit }
-        }
+        repeat {
+            while runNext(through: limit, &moment) {}
+        } while !core.finishDrive(through: limit)
     }
 
     /// Runs `action` as ``Scheduler/current``, and, once this scheduler has captured, with its

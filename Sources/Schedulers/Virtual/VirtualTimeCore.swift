@@ -140,6 +140,9 @@ final class VirtualTimeCore: Sendable {
         state.withLock { $0.now }
     }
 
+    /// Counts the moves of virtual time and the drives the test begins (OutsideArrivals.swift).
+    let driveEpoch = DriveEpoch()
+
     /// Set by the scheduler's deinit: from then on the main actor's stand-in, which outlives
     /// the scheduler, releases the jobs it is handed instead of queuing them here.
     private let closed = Atomic<Bool>(false)
@@ -336,7 +339,10 @@ final class VirtualTimeCore: Sendable {
                 }
                 if let limit, time > limit { return }
                 state.queue.popFirst(order: state.slots)
-                if time > state.now { state.now = time }
+                if time > state.now {
+                    state.now = time
+                    driveEpoch.advance()
+                }
                 moment.ranSinceRelease &+= 1
                 if first.isRepeating {
                     // It keeps its slot (and its place among equal times) while it runs.
@@ -363,6 +369,23 @@ final class VirtualTimeCore: Sendable {
     /// when nothing is pending.
     func earliestPendingTime() -> VirtualTime? {
         state.withLock { state in Self.dropDisposedHead(&state) }
+    }
+
+    /// Ends a drive through `limit`, under the lock, unless an action due by then came
+    /// meanwhile (work arriving from outside): then the caller runs it first. Ending, moves
+    /// `now` to `limit` if that is later and finite, under the same lock, so that an arrival
+    /// queued before time moves is run by the drive, and one queued after it sees the move in
+    /// the drive epoch (OutsideArrivals.swift).
+    /// - Returns: whether the drive ended.
+    func finishDrive(through limit: VirtualTime) -> Bool {
+        state.withLock { state in
+            if let first = Self.dropDisposedHead(&state), first <= limit { return false }
+            if limit.isFinite, limit > state.now {
+                state.now = limit
+                driveEpoch.advance()
+            }
+            return true
+        }
     }
 
     /// Parks `driver` until work is due at `now` (``unpark()`` or `enqueue` resumes it).
@@ -490,3 +513,14 @@ final class VirtualTimeCore: Sendable {
     }
 }
 
+
+/// How many times virtual time has moved, or a drive the test asked for has begun: a task whose
+/// work arrives from outside in the epoch it began waiting in could not have been looked for
+/// too early (OutsideArrivals.swift). Moves of time count under the queue's lock.
+final class DriveEpoch: Sendable {
+    private let value = Atomic<UInt64>(0)
+
+    var current: UInt64 { value.load(ordering: .acquiring) }
+
+    @Sendable func advance() { value.add(1, ordering: .acquiringAndReleasing) }
+}

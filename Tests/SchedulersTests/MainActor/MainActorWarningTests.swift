@@ -47,8 +47,8 @@ import TestSupport
     }
 
     /// A captured task resumed from a foreign thread stays in virtual time: its next job waits
-    /// on the scheduler, and the arrival is reported (at the next drive, in the test's code);
-    /// its sleep on the clock is then no escape and draws no warning.
+    /// on the scheduler for the next drive; its sleep on the clock is then no escape and draws
+    /// no warning. The test let the work arrive before driving again, so nothing is reported.
     @Test func aCapturedTaskResumedFromAnotherThreadStaysCaptured() async {
         let scheduler = TestScheduler()
         let slept = Locked(false)
@@ -74,8 +74,7 @@ import TestSupport
         #expect(slept.value)
         #expect(scheduler.pendingCount == 0)
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("was resumed from outside virtual time while nothing awaited it") == true)
+        #expect(warnings == [])
     }
 
     /// The words for a captured task that left virtual time anyway (a `Task.detached`, which

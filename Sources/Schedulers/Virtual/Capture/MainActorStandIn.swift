@@ -128,8 +128,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         // Known by its identity from now on, so that its nonisolated work stays captured
         // whichever thread resumes it (CapturedTaskIdentity.swift).
         _ = CapturedTaskIdentity.claim(job, for: scheduler)
-        // Resumed where nothing captured runs (a Dispatch callback): told unless awaited.
-        if !CapturedTasks.isInside(scheduler) { scheduler.noteArrivalFromOutside(.mainActor) }
+        // Resumed where nothing captured runs (a Dispatch callback): told if it waited through
+        // a drive (OutsideArrivals.swift), by the epoch read as it is queued.
+        let arrivesFromOutside = !CapturedTasks.isInside(scheduler)
         let arrivals = scheduler.arrivals
         arrivals.noteQueued(job)
         // The action holds this executor, which does not retain the scheduler: no cycle.
@@ -137,11 +138,18 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         let action: @Sendable () -> Void = {
             arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job in self.run(job) } }
         }
+        var waited: Bool?
         if isYield {
+            if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
             core.holdYield(action)
         } else {
-            core.enqueueWithoutDisposable(action: action) { now in now }
+            // Read under the queue's lock, as the job is queued (OutsideArrivals.swift).
+            core.enqueueWithoutDisposable(action: action) { now in
+                if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
+                return now
+            }
         }
+        if arrivesFromOutside { scheduler.noteArrivalFromOutside(.mainActor, waitedThroughADrive: waited) }
     }
 
     /// Runs `job` here if the driving thread holds the main actor; else hands it to the

@@ -3,18 +3,25 @@ import CurrentSchedulerSlot
 import Foundation
 import Synchronization
 
-/// Work of a captured task that arrives from outside virtual time, and whether anything waits
-/// for it.
+/// Work of a captured task that arrives from outside virtual time, and whether the test could
+/// have seen a different result.
 ///
 /// A captured task resumed from a thread where nothing captured runs (a Dispatch callback, a
 /// completion handler: ``CapturedTasks`` rule 3) is queued on its scheduler at `now`, FIFO, like
-/// all its work. But *when* it arrives is real time. If the body of an asynchronous capture is
-/// waiting (parked, or between its own jobs, with no drive of the test's in progress), the work
-/// runs when it comes and the body goes on after it: `await task.value` on such a task is exact,
-/// and nothing is reported. Otherwise (after `advance` returned, during a drive, between
-/// synchronous drives, while the body's own code runs) the test may look before or after it
-/// arrives, so its result can depend on timing: the scheduler reports it once, naming the
-/// task's kind, the virtual time, and the fix.
+/// all its work. But *when* it arrives is real time. It is reported if and only if a drive of
+/// the test ran, or virtual time moved, while the task waited for it: then the test may have
+/// looked, or time moved on, before it came. A test that lets it arrive before driving again
+/// (awaiting it, or waiting in real time on `pendingCount`) is never reported, in any run.
+///
+/// How that is decided without timing: an **epoch** (`DriveEpoch`) counts the drives the test
+/// begins and every move of virtual time (in a drive, at its end, by an automatic advance).
+/// Each run of a task in the world records the epoch it ended in (the task then waits). The
+/// arrival reads the epoch under the queue's lock, as it queues its job, and time moves only
+/// under that lock, a drive's last move only when nothing is due by its limit
+/// (`VirtualTimeCore.finishDrive`): so an arrival a drive runs before time moves reads the
+/// epoch the task waited in, and one that comes after the move reads a later one. Equal
+/// epochs: nothing to report; different: reported once, naming the task's kind, the virtual
+/// time, and the fix.
 final class OutsideArrivals: Sendable {
     /// Asynchronous captures of this scheduler whose driver is running (the body has not
     /// returned).
@@ -43,6 +50,28 @@ final class OutsideArrivals: Sendable {
 
     /// The bodies' tasks, by address.
     private let bodies = TaskAddressList()
+
+    /// The drive epoch (see the type's doc comment): the scheduler's core's.
+    private let epoch: DriveEpoch
+    /// The epoch each task's latest run in the world ended in, by task address.
+    private let waitingSince = Lock([UInt: UInt64]())
+
+    init(epoch: DriveEpoch) {
+        self.epoch = epoch
+    }
+
+
+    /// A drive the test asked for begins: the test may look after it.
+    func driveBegins() { epoch.advance() }
+
+    /// Whether the task of `job`, arriving from outside now, waited through a drive or a move
+    /// of time; nil if it never ran in this world. Call it under the queue's lock, as the job
+    /// is queued: then no drive can end, and the job cannot run, meanwhile.
+    func waitedThroughADrive(_ job: UnownedJob) -> Bool? {
+        let now = epoch.current
+        let address = CapturedTasks.address(of: job)
+        return waitingSince.withLock { $0[address] }.map { $0 != now }
+    }
 
     /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a
     /// body runs again: while it is set, a manually advanced capture moves time on by itself,
@@ -108,9 +137,11 @@ final class OutsideArrivals: Sendable {
         queuedBodyJobs.add(1, ordering: .acquiringAndReleasing)
     }
 
-    /// `run`, counted as the body's own code if `job` is one of the bodies' jobs.
+    /// `run`, counted as the body's own code if `job` is one of the bodies' jobs; a task's job
+    /// records the epoch its run ended in.
     @inline(__always)
     func run(_ job: UnownedJob, _ run: () -> Void) {
+        defer { if CapturedTaskIdentity.isTask(job) { ranUntilNow(job) } }
         guard isBodyJob(job) else { return run() }
         sleepingBody.store(false, ordering: .releasing)
         bodyJobRuns.add(1, ordering: .relaxed)
@@ -118,6 +149,11 @@ final class OutsideArrivals: Sendable {
         queuedBodyJobs.subtract(1, ordering: .acquiringAndReleasing)
         defer { runningBodyJobs.subtract(1, ordering: .acquiringAndReleasing) }
         run()
+    }
+
+    private func ranUntilNow(_ job: UnownedJob) {
+        let now = epoch.current
+        waitingSince.withLock { $0[CapturedTasks.address(of: job)] = now }
     }
 
     @inline(__always)
@@ -141,22 +177,29 @@ extension TestScheduler {
     /// another test, a detached task): it is given at the next drive the test asks for, when a
     /// capture ends, or when the scheduler is deinitialised, whichever comes first
     /// (``emitPendingReport()``).
-    func noteArrivalFromOutside(_ kind: CapturedTaskKind) {
+    ///
+    /// - Parameter waitedThroughADrive: ``OutsideArrivals/waitedThroughADrive(_:)``, read as the
+    ///   job was queued.
+    func noteArrivalFromOutside(_ kind: CapturedTaskKind, waitedThroughADrive: Bool?) {
         // The answer of a Dispatch block this world submitted: time held until it arrived
         // (WorldDispatchWork.swift), so nothing could have looked too early.
         if let clock = core.worldClockPointer, schedulers_world_clock_get() == clock { return }
+        // Reported if and only if a drive ran, or time moved, while the task waited; a task that
+        // never ran in this world (none should) by the state of the capture instead.
+        let waitedThroughADrive = waitedThroughADrive ?? !arrivals.isWaitedFor
         // A main-actor job that a drive off the main actor sent to the main queue comes back
         // from there: the warning for that drive already named the cause.
-        guard !arrivals.isWaitedFor, !core.hasWarned(.drivenOffTheMainActor), core.warnOnce(.arrivedFromOutside) else {
+        guard waitedThroughADrive, !core.hasWarned(.drivenOffTheMainActor), core.warnOnce(.arrivedFromOutside) else {
             return
         }
         let now = core.now.date.timeIntervalSinceReferenceDate
         let message = """
-            \(kind.rawValue) was resumed from outside virtual time while nothing awaited it; await \
-            that work inside `await scheduler.withCapturedTasks { … }`, or give the code a stub that \
-            completes on the scheduler.
+            \(kind.rawValue) was resumed from outside virtual time after the test drove while it \
+            waited; await that work inside `await scheduler.withCapturedTasks { … }` (or let it \
+            arrive before driving again), or give the code a stub that completes on the scheduler.
             It came from a Dispatch callback or a completion handler at \(now) s after 2001-01-01 on \
-            \(self), so whether the test saw its work depends on timing. (Once per scheduler.)
+            \(self), after a drive had run or virtual time had moved since the task began to wait, \
+            so whether the test saw its work depends on timing. (Once per scheduler.)
             """
         // Given in the test's own code, whoever resumed the task: a task of another test, or a
         // detached one that no test owns, would record it as its own issue, or as none.

@@ -56,9 +56,10 @@ extension TestScheduler {
     ///   continuation resumed from a Dispatch callback or a completion handler queues the
     ///   task's next job here at ``now``, FIFO (the task is known by its identity, and the hook
     ///   stays installed while such a task lives: CapturedTaskIdentity.swift,
-    ///   CaptureLifetime.swift). If nothing awaits that work when it arrives (after `advance`
-    ///   returned, between synchronous drives), whether the test saw it depends on timing, and
-    ///   the scheduler reports it once (OutsideArrivals.swift). If the scheduler is
+    ///   CaptureLifetime.swift). If a drive ran, or virtual time moved, while the task waited
+    ///   for that work, whether the test saw it depends on timing, and the scheduler reports it
+    ///   once; a test that lets it arrive before driving again is never reported
+    ///   (OutsideArrivals.swift). If the scheduler is
     ///   deinitialised first, pending jobs are released without running, and their tasks never
     ///   finish: Swift has no way to destroy a job without running it. A captured main-actor
     ///   task may even outlive its scheduler while it waits on something real (a real-clock

@@ -40,11 +40,10 @@ import TestSupport
             }
             log.withLock { $0.disposable = disposable }
             if !fromInsideATick {
-                // Another action on the same serial queue disposes it, a few ticks in.
-                scheduler.schedule(afterDelay: Double(stopAfter) * 0.001) {
-                    log.value.disposable!.dispose()
-                    log.withLock { $0.disposedOnQueue = true }
-                }
+                // Another action on the same serial queue disposes it, a few ticks in: it looks
+                // every millisecond until the timer has ticked that often (a delay alone could
+                // beat the first tick on a loaded machine, and the test would check nothing).
+                Self.dispose(log, on: scheduler, after: stopAfter)
             }
         }
 
@@ -56,6 +55,15 @@ import TestSupport
             #expect(log.ticksAfterDispose == 0, "timer \(index) ticked \(log.ticksAfterDispose) times after dispose returned")
             #expect(log.ticks >= 1)
             #expect(log.disposable!.isDisposed)
+        }
+    }
+
+    /// Disposes the timer of `log` from an action on `scheduler` once it has ticked `ticks` times.
+    private static func dispose(_ log: Locked<TimerLog>, on scheduler: Scheduler, after ticks: Int) {
+        scheduler.schedule(afterDelay: 0.001) {
+            guard log.value.ticks >= ticks else { return dispose(log, on: scheduler, after: ticks) }
+            log.value.disposable!.dispose()
+            log.withLock { $0.disposedOnQueue = true }
         }
     }
 

@@ -67,7 +67,7 @@ final class Sleeper: Sendable {
 
     private func arm(_ arm: (_ wake: @escaping @Sendable () -> Void) -> (any Disposable)?, adoption: AdoptedWakeUp?) {
         let call = WakeUpCall(sleeper: self)
-        let wakeUp = if let adoption { arm { adoption.fire(call) } } else { arm { call.fire() } }
+        let wakeUp = if let adoption { arm { adoption.fire(call.fire) } } else { arm { call.fire() } }
         // Cancelled (or woken) while `arm` ran: nothing will dispose the wake-up later, so do it now.
         let stale = state.withLock { state -> (any Disposable)? in
             guard !state.isCancelled, state.ending == nil else { return wakeUp }
@@ -151,8 +151,9 @@ private final class WakeUpCall: Sendable {
     }
 }
 
-/// The wake-up of a task a ``TestScheduler`` adopted (TestScheduler+AdoptedTasks.swift): the
-/// drive that runs it must also run the task on, to its next suspension.
+/// The wake-up of a task a ``TestScheduler`` adopted (TestScheduler+AdoptedTasks.swift), from a
+/// sleep or a timer's `next()`: the drive that runs it must also run the task on, to its next
+/// suspension.
 ///
 /// Resumed in the drive, an awaiting task's next job is enqueued there, and the hooks queue it on
 /// the scheduler at `now`. But the wake-up can come first: a synchronous `advance` on another
@@ -174,15 +175,16 @@ final class AdoptedWakeUp: Sendable {
         task = CapturedTasks.currentTaskAddress
     }
 
-    /// Runs in a drive of the scheduler, as one of its actions.
-    fileprivate func fire(_ call: WakeUpCall) {
+    /// Runs in a drive of the scheduler, as one of its actions: `wake` resumes the task and
+    /// says whether it did (not if a cancellation came first: the task then goes on where that
+    /// resumed it).
+    func fire(_ wake: () -> Bool) {
         guard let scheduler = reference.scheduler as? TestScheduler else {
-            call.fire()
+            _ = wake()
             return
         }
         scheduler.rejoiningTask.store(task, ordering: .relaxed)
-        // A cancellation came first: the task goes on where that resumed it.
-        if call.fire() { scheduler.awaitRejoin() }
+        if wake() { scheduler.awaitRejoin() }
         scheduler.rejoiningTask.store(0, ordering: .relaxed)
     }
 

@@ -195,7 +195,9 @@ final class TimerTicks: Sendable {
         stale?.dispose()
     }
 
-    func tick(_ date: Date) {
+    /// - Returns: whether it resumed a waiting consumer.
+    @discardableResult
+    func tick(_ date: Date) -> Bool {
         let waiter = state.withLock { state -> UnsafeContinuation<Date?, Never>? in
             if state.isOver { return nil }
             if let waiter = state.waiter.take() { return waiter }
@@ -203,13 +205,23 @@ final class TimerTicks: Sendable {
             return nil
         }
         waiter?.resume(returning: date)
+        return waiter != nil
     }
 
     func next(isolation actor: isolated (any Actor)? = #isolation) async -> Date? {
-        if let test = scheduler.scheduler as? TestScheduler {
-            // Adopted, no wait is needed: a virtual tick is requested once the consumer waits.
+        var adoption: AdoptedWakeUp?
+        if let test = scheduler.scheduler as? TestScheduler,
             DetachedSleepWarning.check(test, isolation: actor, call: "timer(every:leeway:)'s next()")
+        {
+            adoption = AdoptedWakeUp(scheduler: test)
         }
+        let date = await waitForTick(adoption)
+        // Woken in a drive before it awaited, the task went on where it was (Sleeper.swift).
+        if let adoption, date != nil { await adoption.rejoinIfLeft() }
+        return date
+    }
+
+    private func waitForTick(_ adoption: AdoptedWakeUp?, isolation actor: isolated (any Actor)? = #isolation) async -> Date? {
         if Task.isCancelled {
             finish()
             return nil
@@ -225,7 +237,7 @@ final class TimerTicks: Sendable {
                 if let ready {
                     continuation.resume(returning: ready)
                 } else if let demand {
-                    demand.request(for: self)
+                    demand.request(for: self, adoption: adoption)
                 }
             }
         } onCancel: {
@@ -289,7 +301,10 @@ final class VirtualTimerDemand: Sendable {
     }
 
     /// Schedules the next tick for `ticks`, whose consumer now waits, unless one is scheduled.
-    func request(for ticks: TimerTicks) {
+    ///
+    /// - Parameter adoption: the consumer is a task the scheduler adopted: the tick's drive
+    ///   runs it on (`AdoptedWakeUp`).
+    func request(for ticks: TimerTicks, adoption: AdoptedWakeUp? = nil) {
         guard let test = scheduler.scheduler as? TestScheduler else {
             ticks.schedulerReleasedTheTimer()
             return
@@ -313,7 +328,8 @@ final class VirtualTimerDemand: Sendable {
             }
             // On time, the scheduler's date (which reads back a date a test gave); late, the
             // tick's own time, as a repeating timer's buffer would have held it.
-            sink.tick(at: isLate ? due.date : Scheduler.currentDate)
+            let date = isLate ? due.date : Scheduler.currentDate
+            if let adoption { adoption.fire { sink.tick(at: date) } } else { sink.tick(at: date) }
         }
         let stale = state.withLock { state -> (any Disposable)? in
             if state.isCancelled { return tick }
@@ -360,9 +376,10 @@ private final class VirtualTickSink: Sendable {
         self.ticks = ticks
     }
 
-    func tick(at date: Date) {
+    @discardableResult
+    func tick(at date: Date) -> Bool {
         ran.store(true, ordering: .releasing)
-        ticks.tick(date)
+        return ticks.tick(date)
     }
 
     deinit {

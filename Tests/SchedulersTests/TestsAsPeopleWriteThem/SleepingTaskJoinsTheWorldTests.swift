@@ -76,6 +76,36 @@ import TestSupport
         #expect(wrong == 0)
     }
 
+    /// The same with a timer's loop: each tick's drive runs the loop's body.
+    @Test(arguments: [false, true]) func aTimerLoopInADetachedTaskIsExact(busy: Bool) {
+        var wrong = 0
+        BusyTasks.around(busy: busy) {
+            for _ in 0..<Self.runs {
+                let scheduler = TestScheduler()
+                let ticks = Locked(0)
+                let (exact, warnings) = Warning.capture(about: scheduler) { () -> Bool in
+                    let task = Task.detached {
+                        for await _ in scheduler.timer(every: .seconds(1)).prefix(3) {
+                            ticks.withLock { $0 += Scheduler.current === scheduler ? 1 : 100 }
+                        }
+                    }
+                    var exact = true
+                    for expected in 1...3 {
+                        waitUntil { scheduler.pendingCount == 1 }
+                        scheduler.advance(by: 0.999)
+                        exact = exact && ticks.value == expected - 1
+                        scheduler.advance(by: 0.001)
+                        exact = exact && ticks.value == expected
+                    }
+                    _ = task
+                    return exact
+                }
+                if !exact || !warnings.isEmpty { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
     /// Woken by a drive on another thread, a joined task goes on in that drive, on that thread,
     /// with the scheduler as `Scheduler.current`. (Detached: this suite's own tasks prefer the
     /// executor of `.ownThread`, and a task that prefers an executor keeps its preference.)

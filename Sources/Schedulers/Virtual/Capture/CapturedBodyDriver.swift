@@ -160,20 +160,10 @@ extension TestScheduler {
     /// Parks the driver until work is due now or `body` has finished; arms the warning, or the
     /// report of a body that can never go on.
     private func park(until body: CapturedBody, episode: WaitEpisode) async {
-        let remaining = waitWarningDelay - episode.elapsed
         let generation = parkGeneration.add(1, ordering: .relaxed).newValue
-        if remaining > .zero {
-            let nanoseconds = Int(Self.nanoseconds(remaining))
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-                guard let self, self.parkGeneration.load(ordering: .relaxed) == generation, self.core.hasParkedDriver else {
-                    return
-                }
-                self.warnWaitingForTime()
-                self.reportIfCannotGoOn(body)
-            }
-        } else {
-            warnWaitingForTime()
-            reportIfCannotGoOn(body)
+        whileParked(generation, after: waitWarningDelay - episode.elapsed) { $0.warnWaitingForTime() }
+        whileParked(generation, after: waitWarningDelay * Self.cannotGoOnDelays - episode.elapsed) {
+            $0.reportIfCannotGoOn(body)
         }
         if Task.isCancelled {
             // Cancelled (a time limit): cancelled sleeps throw, so the body can still end. The
@@ -214,26 +204,45 @@ extension TestScheduler {
         return { [core] in core.holdYield(wake) }
     }
 
+    /// Runs `check` once `delay` of real time has passed (at once if it has), if the driver is
+    /// still parked in the parking `generation` counts.
+    private func whileParked(_ generation: UInt64, after delay: Duration, _ check: @escaping @Sendable (TestScheduler) -> Void) {
+        guard delay > .zero else { return check(self) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(delay)))) { [weak self] in
+            guard let self, self.parkGeneration.load(ordering: .relaxed) == generation, self.core.hasParkedDriver else {
+                return
+            }
+            check(self)
+        }
+    }
+
+    /// How many ``waitWarningDelay``s a body waits with nothing due, pending or in flight before
+    /// it is reported as one that can never go on: 30 seconds by default. Longer than the
+    /// delay of the warnings, because only the outside world could still answer it, and a
+    /// loaded machine (a sanitizer beside a busy core) can hold that answer back for seconds.
+    static var cannotGoOnDelays: Int { 10 }
+
     /// Reports a body that can never go on, and cancels its task so that the test can end.
     ///
     /// Go's `testing/synctest` calls it a deadlock: nothing is due, nothing is pending at a
     /// later time, no Dispatch work of the world is in flight, and the body still waits (an
     /// `AsyncStream` nobody finishes, a continuation nobody resumes). Nothing the world holds
     /// can bring what it waits for. Only the outside world still could (a real network
-    /// request, a thread the test started), so the decision waits ``waitWarningDelay`` of real
-    /// time first, the same delay as every other report of a waiting body; a test that waits
-    /// for the outside world longer raises it.
+    /// request, a thread the test started), so the decision waits ten ``waitWarningDelay``s of
+    /// real time first (``cannotGoOnDelays``); a test that waits for the outside world longer
+    /// raises the delay.
     private func reportIfCannotGoOn(_ body: CapturedBody) {
         guard !body.isFinished, core.earliestPendingTime() == nil,
             core.state.withLock({ $0.heldYields.isEmpty }), dispatchHold(core.worldClockPointer) == nil,
             core.warnOnce(.bodyCannotGoOn)
         else { return }
         Warning.emit("""
-            the body of withCapturedTasks on \(self) can never go on: it has waited \(waitWarningDelay) \
-            of real time with nothing due, nothing pending and no Dispatch work of its world in \
-            flight, so its task is cancelled. Finish what it awaits (an AsyncStream's continuation, \
-            a CheckedContinuation, the task it waits for), or, if it waits for the real world (a \
-            network request), raise waitWarningDelay. (Once per scheduler.)
+            the body of withCapturedTasks on \(self) can never go on: it has waited \
+            \(waitWarningDelay * Self.cannotGoOnDelays) of real time with nothing due, nothing \
+            pending and no Dispatch work of its world in flight, so its task is cancelled. Finish \
+            what it awaits (an AsyncStream's continuation, a CheckedContinuation, the task it \
+            waits for), or, if it waits for the real world (a network request), raise \
+            waitWarningDelay. (Once per scheduler.)
             """, about: self)
         body.cancel()
     }

@@ -59,7 +59,7 @@ extension TestScheduler {
     ///   time, so the verdict is the same at any load); its task is then cancelled (its sleeps
     ///   throw, a stream it iterates ends) and time moves no more by itself, so the test ends.
     /// - **A body that can never go on** (nothing due, nothing pending, no Dispatch work of the
-    ///   world in flight) is reported after ``waitWarningDelay`` of real time, in case the
+    ///   world in flight) is reported after ten ``waitWarningDelay``s of real time, in case the
     ///   outside world answers first, and its task is cancelled, in both modes.
     /// - **The driver lets go of its thread** every 64 advances, as a waiting task does, so
     ///   other tests, Dispatch workers and the framework's `.timeLimit` run beside it.

@@ -65,6 +65,10 @@ extension TestScheduler: TaskExecutor {
         let arrivals = arrivals
         arrivals.noteQueued(job)
         let isYield = YieldedJob.isYield(job)
+        // A captured task's run records the drive epoch it ended in: from there on it waits, and
+        // work arriving for it from outside is judged by that (OutsideArrivals.swift). Unretained:
+        // the core outlives every run of its queue.
+        let waits = hasCapturedTasks && CapturedTaskIdentity.isTask(job) ? Unmanaged.passUnretained(core) : nil
         #if compiler(>=6.3) && os(Linux)
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift): only a
             // captured task hops on its way to a sleep, so only then do segments tell more than
@@ -79,25 +83,25 @@ extension TestScheduler: TaskExecutor {
                         timeline.stretchEnds()
                     }
                 }
+                waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
             }
         #else
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
                     CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in job.runSynchronously(on: executor) }
                 }
+                waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
             }
         #endif
-        var waited: Bool?
         if isYield {
-            if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
             core.holdYield(run)
+            // A yield is not resumed from outside; were it, it waited for nothing the test did.
+        } else if arrivesFromOutside {
+            // Judged under the queue's lock, as the job is queued (OutsideArrivals.swift).
+            let waited = core.enqueueArrival(action: run, task: CapturedTasks.address(of: job))
+            noteArrivalFromOutside(.global, waitedThroughADrive: waited)
         } else {
-            // Read under the queue's lock, as the job is queued (OutsideArrivals.swift).
-            core.enqueueWithoutDisposable(action: run) { [arrivals] now in
-                if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
-                return now
-            }
+            core.enqueueWithoutDisposable(action: run) { now in now }
         }
-        if arrivesFromOutside { noteArrivalFromOutside(.global, waitedThroughADrive: waited) }
     }
 }

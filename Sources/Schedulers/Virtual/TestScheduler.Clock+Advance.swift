@@ -59,7 +59,7 @@ extension TestScheduler {
     func drive(through target: VirtualTime, isolation: isolated (any Actor)?) async {
         emitPendingReport()
         await arrivals.explicitDrive {
-            arrivals.driveBegins()
+            core.advanceDriveEpoch()
             await driveWithoutCounting(through: target, isolation: isolation)
         }
     }
@@ -77,7 +77,7 @@ extension TestScheduler {
     func driveUntilIdle(isolation: isolated (any Actor)?) async {
         emitPendingReport()
         await arrivals.explicitDrive {
-            arrivals.driveBegins()
+            core.advanceDriveEpoch()
             await driveUntilIdleWithoutCounting(isolation: isolation)
         }
     }

@@ -77,7 +77,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     let captureLifetimes = CaptureLifetimes()
 
     /// Work of captured tasks arriving from outside virtual time (OutsideArrivals.swift).
-    let arrivals: OutsideArrivals
+    let arrivals = OutsideArrivals()
 
     /// ``captureMarker``'s address, or 0 before the first capture.
     private let markerAddress = Atomic<UInt>(0)
@@ -96,7 +96,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             badInput("TestScheduler.init(startDate:): the start date must be finite, got \(startDate.timeIntervalSinceReferenceDate)")
         }
         core = VirtualTimeCore(now: VirtualTime(startDate))
-        arrivals = OutsideArrivals(epoch: core.driveEpoch)
         super.init(name: "org.schedulers.testScheduler")
     }
 
@@ -439,7 +438,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     private func drive(_ body: () -> Void) {
         emitPendingReport()
         arrivals.explicitDrive {
-            arrivals.driveBegins()
+            core.advanceDriveEpoch()
             driver.drive(body)
         }
     }

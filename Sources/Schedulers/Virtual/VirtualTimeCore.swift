@@ -41,6 +41,9 @@ final class VirtualTimeCore: Sendable {
         /// pay a retain and a release per `schedule` for a spare it never frees. From
         /// ``spareMissLimit`` on, only every 64th `schedule` keeps one, to notice a change.
         var spareMisses: UInt8 = 0
+        /// The drive epoch each task's latest run in the world ended in, by task address
+        /// (OutsideArrivals.swift): empty, and free, until captured tasks run.
+        var waitingSince: [UInt: UInt64] = [:]
     }
 
     /// ``State/worldClock``'s C state, for the threads running this world's work to read
@@ -140,8 +143,32 @@ final class VirtualTimeCore: Sendable {
         state.withLock { $0.now }
     }
 
-    /// Counts the moves of virtual time and the drives the test begins (OutsideArrivals.swift).
-    let driveEpoch = DriveEpoch()
+    /// How many times virtual time has moved, or a drive the test asked for has begun: a task
+    /// whose work arrives from outside in the epoch it began waiting in could not have been
+    /// looked for too early (OutsideArrivals.swift). Moves of time count under the lock. Stored
+    /// here, not in an object of its own: a scheduler allocates nothing more for it.
+    private let driveEpoch = Atomic<UInt64>(0)
+
+    /// A drive the test asked for begins (or time moves: under the lock).
+    func advanceDriveEpoch() { driveEpoch.add(1, ordering: .acquiringAndReleasing) }
+
+    /// The task at `address` ran in the world until now: from here on it waits.
+    func taskRan(at address: UInt) {
+        state.withLock { state in state.waitingSince[address] = driveEpoch.load(ordering: .acquiring) }
+    }
+
+    /// Queues `action`, due now, for a job of the task at `address` that arrives from outside,
+    /// and tells, under the same lock, whether the task waited through a drive or a move of
+    /// time (nil if it never ran in this world).
+    func enqueueArrival(action: @escaping @Sendable () -> Void, task address: UInt) -> Bool? {
+        var parked: [CheckedContinuation<Void, Never>] = []
+        let waited = state.withLock { state -> Bool? in
+            _ = insert(&state, interval: nil, action: action, due: { $0 }, parked: &parked)
+            return state.waitingSince[address].map { $0 != driveEpoch.load(ordering: .acquiring) }
+        }
+        for driver in parked { driver.resume() }
+        return waited
+    }
 
     /// Set by the scheduler's deinit: from then on the main actor's stand-in, which outlives
     /// the scheduler, releases the jobs it is handed instead of queuing them here.
@@ -341,7 +368,7 @@ final class VirtualTimeCore: Sendable {
                 state.queue.popFirst(order: state.slots)
                 if time > state.now {
                     state.now = time
-                    driveEpoch.advance()
+                    advanceDriveEpoch()
                 }
                 moment.ranSinceRelease &+= 1
                 if first.isRepeating {
@@ -382,7 +409,7 @@ final class VirtualTimeCore: Sendable {
             if let first = Self.dropDisposedHead(&state), first <= limit { return false }
             if limit.isFinite, limit > state.now {
                 state.now = limit
-                driveEpoch.advance()
+                advanceDriveEpoch()
             }
             return true
         }
@@ -511,16 +538,4 @@ final class VirtualTimeCore: Sendable {
         for key in vacated { state.slots.vacate(key.slot, isRepeating: key.isRepeating) }
         state.disposedInQueue = 0
     }
-}
-
-
-/// How many times virtual time has moved, or a drive the test asked for has begun: a task whose
-/// work arrives from outside in the epoch it began waiting in could not have been looked for
-/// too early (OutsideArrivals.swift). Moves of time count under the queue's lock.
-final class DriveEpoch: Sendable {
-    private let value = Atomic<UInt64>(0)
-
-    var current: UInt64 { value.load(ordering: .acquiring) }
-
-    @Sendable func advance() { value.add(1, ordering: .acquiringAndReleasing) }
 }

@@ -149,7 +149,8 @@ private func spinUntil(_ condition: () -> Bool) {
                     scheduler.withCapturedTasks {
                         model.search("a")
                         scheduler.advance(by: 0)  // the search asks the backend
-                        spinUntil { scheduler.pendingCount == 1 }  // the answer is here
+                        // The answer is here (queued, or run already if it came during the drive).
+                        spinUntil { model.arrived.value == 1 }
                         scheduler.advance(by: 0)  // and is used
                         return model.results
                     }

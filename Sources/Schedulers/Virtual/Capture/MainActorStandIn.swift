@@ -135,21 +135,21 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         arrivals.noteQueued(job)
         // The action holds this executor, which does not retain the scheduler: no cycle.
         let isYield = YieldedJob.isYield(job)
+        // Its run records the drive epoch it ended in (TestScheduler+Executor.swift).
+        let waits = CapturedTaskIdentity.isTask(job) ? Unmanaged.passUnretained(core) : nil
         let action: @Sendable () -> Void = {
             arrivals.run(job) { CapturedJobRun.run(job, isYield: isYield, onStandIn: true) { job in self.run(job) } }
+            waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
         }
-        var waited: Bool?
         if isYield {
-            if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
             core.holdYield(action)
+        } else if arrivesFromOutside {
+            // Judged under the queue's lock, as the job is queued (OutsideArrivals.swift).
+            let waited = core.enqueueArrival(action: action, task: CapturedTasks.address(of: job))
+            scheduler.noteArrivalFromOutside(.mainActor, waitedThroughADrive: waited)
         } else {
-            // Read under the queue's lock, as the job is queued (OutsideArrivals.swift).
-            core.enqueueWithoutDisposable(action: action) { now in
-                if arrivesFromOutside { waited = arrivals.waitedThroughADrive(job) }
-                return now
-            }
+            core.enqueueWithoutDisposable(action: action) { now in now }
         }
-        if arrivesFromOutside { scheduler.noteArrivalFromOutside(.mainActor, waitedThroughADrive: waited) }
     }
 
     /// Runs `job` here if the driving thread holds the main actor; else hands it to the

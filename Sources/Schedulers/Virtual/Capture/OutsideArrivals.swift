@@ -13,7 +13,7 @@ import Synchronization
 /// looked, or time moved on, before it came. A test that lets it arrive before driving again
 /// (awaiting it, or waiting in real time on `pendingCount`) is never reported, in any run.
 ///
-/// How that is decided without timing: an **epoch** (`DriveEpoch`) counts the drives the test
+/// How that is decided without timing: an **epoch** (`VirtualTimeCore`'s) counts the drives the test
 /// begins and every move of virtual time (in a drive, at its end, by an automatic advance).
 /// Each run of a task in the world records the epoch it ended in (the task then waits). The
 /// arrival reads the epoch under the queue's lock, as it queues its job, and time moves only
@@ -50,28 +50,6 @@ final class OutsideArrivals: Sendable {
 
     /// The bodies' tasks, by address.
     private let bodies = TaskAddressList()
-
-    /// The drive epoch (see the type's doc comment): the scheduler's core's.
-    private let epoch: DriveEpoch
-    /// The epoch each task's latest run in the world ended in, by task address.
-    private let waitingSince = Lock([UInt: UInt64]())
-
-    init(epoch: DriveEpoch) {
-        self.epoch = epoch
-    }
-
-
-    /// A drive the test asked for begins: the test may look after it.
-    func driveBegins() { epoch.advance() }
-
-    /// Whether the task of `job`, arriving from outside now, waited through a drive or a move
-    /// of time; nil if it never ran in this world. Call it under the queue's lock, as the job
-    /// is queued: then no drive can end, and the job cannot run, meanwhile.
-    func waitedThroughADrive(_ job: UnownedJob) -> Bool? {
-        let now = epoch.current
-        let address = CapturedTasks.address(of: job)
-        return waitingSince.withLock { $0[address] }.map { $0 != now }
-    }
 
     /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a
     /// body runs again: while it is set, a manually advanced capture moves time on by itself,
@@ -137,11 +115,9 @@ final class OutsideArrivals: Sendable {
         queuedBodyJobs.add(1, ordering: .acquiringAndReleasing)
     }
 
-    /// `run`, counted as the body's own code if `job` is one of the bodies' jobs; a task's job
-    /// records the epoch its run ended in.
+    /// `run`, counted as the body's own code if `job` is one of the bodies' jobs.
     @inline(__always)
     func run(_ job: UnownedJob, _ run: () -> Void) {
-        defer { if CapturedTaskIdentity.isTask(job) { ranUntilNow(job) } }
         guard isBodyJob(job) else { return run() }
         sleepingBody.store(false, ordering: .releasing)
         bodyJobRuns.add(1, ordering: .relaxed)
@@ -151,10 +127,6 @@ final class OutsideArrivals: Sendable {
         run()
     }
 
-    private func ranUntilNow(_ job: UnownedJob) {
-        let now = epoch.current
-        waitingSince.withLock { $0[CapturedTasks.address(of: job)] = now }
-    }
 
     @inline(__always)
     private func isBodyJob(_ job: UnownedJob) -> Bool {

@@ -32,20 +32,24 @@ final class OutsideArrivals: Sendable {
     private let queuedBodyJobs = Atomic<Int>(0)
     /// Drives the test asked for (`advance`, `step`, `clock.advance`, `run()`) in progress.
     private let explicitDrives = Atomic<Int>(0)
-    /// A report waiting for the test's own code (``TestScheduler/emitPendingReport()``).
-    private let deferredReport = Lock<String?>(nil)
+    /// Reports waiting for the test's own code (``TestScheduler/emitPendingReport()``): noticed
+    /// on another thread, where a report would reach no test, or the wrong one.
+    private let deferredReports = Lock<[String]>([])
     private let hasDeferredReport = Atomic<Bool>(false)
 
     func `defer`(_ message: String) {
-        deferredReport.withLock { $0 = message }
+        deferredReports.withLock { $0.append(message) }
         hasDeferredReport.store(true, ordering: .releasing)
     }
 
     @inline(__always)
-    func takeDeferred() -> String? {
-        guard hasDeferredReport.load(ordering: .acquiring) else { return nil }
+    func takeDeferred() -> [String] {
+        guard hasDeferredReport.load(ordering: .acquiring) else { return [] }
         hasDeferredReport.store(false, ordering: .releasing)
-        return deferredReport.withLock { $0.take() }
+        return deferredReports.withLock { reports in
+            defer { reports.removeAll() }
+            return reports
+        }
     }
 
     /// The bodies' tasks, by address.
@@ -182,7 +186,6 @@ extension TestScheduler {
     /// code.
     @inline(__always)
     func emitPendingReport() {
-        guard let message = arrivals.takeDeferred() else { return }
-        Warning.emit(message, about: self)
+        for message in arrivals.takeDeferred() { Warning.emit(message, about: self) }
     }
 }

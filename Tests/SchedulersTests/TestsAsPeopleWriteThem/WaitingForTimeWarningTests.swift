@@ -52,6 +52,34 @@ import TestSupport
         #expect(warnings.first?.contains("the earliest pending work is due at 2.0 s after 2001-01-01") == true)
     }
 
+    /// What the body waits for makes its sleep only after the driver parked, and the sleep,
+    /// due later, does not wake the driver: the warning looks again while the driver stays
+    /// parked, instead of giving up at its first look (nothing was pending then). Here a task
+    /// from outside the world, started 300 ms after the body parks, joins the world by sleeping
+    /// on its clock.
+    @Test func aSleepMadeAfterTheDriverParkedIsNamed() async {
+        let scheduler = TestScheduler()
+        scheduler.waitWarningDelay = .milliseconds(100)
+        let clock = scheduler.clock
+        let (value, warnings) = await Warning.capture(about: scheduler) {
+            await scheduler.withCapturedTasks {
+                await withCheckedContinuation { (body: CheckedContinuation<Int, Never>) in
+                    Thread {
+                        usleep(300_000)
+                        Task.detached {
+                            try? await clock.sleep(for: .seconds(1))
+                            body.resume(returning: 8)
+                        }
+                    }.start()
+                    advanceLater(scheduler, by: 1, afterWarnings: 1)
+                }
+            }
+        }
+        #expect(value == 8)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("the earliest pending work is due at 1.0 s after 2001-01-01") == true)
+    }
+
     /// Cancelling the test's task (as a time limit does) ends a body waiting for time: the
     /// sleep of the child it awaits throws, and the capture returns. (The body's own sleeps let
     /// time pass instead: BodySleepTests.)

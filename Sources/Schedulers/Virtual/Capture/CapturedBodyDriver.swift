@@ -164,6 +164,7 @@ extension TestScheduler {
         whileParked(generation, after: waitWarningDelay - episode.elapsed) { $0.warnWaitingForTime() }
         whileParked(generation, after: waitWarningDelay * Self.cannotGoOnDelays - episode.elapsed) {
             $0.reportIfCannotGoOn(body)
+            return true
         }
         if Task.isCancelled {
             // Cancelled (a time limit): cancelled sleeps throw, so the body can still end. The
@@ -171,7 +172,9 @@ extension TestScheduler {
             // of real time instead of spinning (a Dispatch timer: a cancelled `Task.sleep`
             // would return at once).
             await withCheckedContinuation { (driver: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { driver.resume() }
+                withRealReadings {
+                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { driver.resume() }
+                }
             }
         } else {
             await withTaskCancellationHandler {
@@ -205,14 +208,27 @@ extension TestScheduler {
     }
 
     /// Runs `check` once `delay` of real time has passed (at once if it has), if the driver is
-    /// still parked in the parking `generation` counts.
-    private func whileParked(_ generation: UInt64, after delay: Duration, _ check: @escaping @Sendable (TestScheduler) -> Void) {
-        guard delay > .zero else { return check(self) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(delay)))) { [weak self] in
-            guard let self, self.parkGeneration.load(ordering: .relaxed) == generation, self.core.hasParkedDriver else {
-                return
+    /// still parked in the parking `generation` counts; again every ``waitWarningDelay`` while
+    /// it is and `check` says it could not decide yet (false).
+    ///
+    /// Again, because what a check looks at can come later than the parking without waking the
+    /// driver: a task the body started may make its first sleep only after the driver parked
+    /// (on a loaded machine, measured: a 100 ms warning never given in a 30 s wait), and a
+    /// sleep due later does not wake a parked driver. Real time, read as real on any thread
+    /// (`withRealReadings`): the delays are the package's own, never a world's.
+    private func whileParked(
+        _ generation: UInt64, after delay: Duration, _ check: @escaping @Sendable (TestScheduler) -> Bool
+    ) {
+        if delay <= .zero, check(self) { return }
+        let wait = delay > .zero ? delay : waitWarningDelay
+        withRealReadings {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.nanoseconds(wait)))) {
+                [weak self] in
+                guard let self, self.parkGeneration.load(ordering: .relaxed) == generation, self.core.hasParkedDriver else {
+                    return
+                }
+                if !check(self) { self.whileParked(generation, after: self.waitWarningDelay, check) }
             }
-            check(self)
         }
     }
 
@@ -250,9 +266,12 @@ extension TestScheduler {
     }
 
     /// Prints, once per scheduler, that the body waits for something only time can bring.
-    private func warnWaitingForTime() {
-        guard let earliest = core.earliestPendingTime(), earliest > core.now else { return }
-        guard core.warnOnce(.waitingForTime) else { return }
+    /// - Returns: false when nothing is pending yet, so that it cannot tell (the caller looks
+    ///   again later); true once it has warned or has no reason to.
+    @discardableResult
+    private func warnWaitingForTime() -> Bool {
+        guard let earliest = core.earliestPendingTime() else { return false }
+        guard earliest > core.now, core.warnOnce(.waitingForTime) else { return true }
         let now = Instant(time: core.now)
         let due = Instant(time: earliest)
         Warning.emit("""
@@ -263,6 +282,7 @@ extension TestScheduler {
             work is due at \(format(due.date)), \(now.duration(to: due)) later. Virtual time moves \
             only when the test advances it. (Once per scheduler.)
             """, about: self, kind: .help)
+        return true
     }
 
     private typealias Instant = TestScheduler.Clock.Instant
@@ -275,13 +295,14 @@ extension TestScheduler {
 /// How long the driver has been at one virtual time, in real time.
 private struct WaitEpisode {
     let time: VirtualTime
-    let start = ContinuousClock.now
+    // Real time on any thread: the delays are the package's own, never a world's.
+    let start = withRealReadings { ContinuousClock.now }
 
     init(time: VirtualTime) {
         self.time = time
     }
 
-    var elapsed: Duration { ContinuousClock.now - start }
+    var elapsed: Duration { withRealReadings { ContinuousClock.now } - start }
 
     func hasLasted(_ delay: Duration) -> Bool { elapsed > delay }
 }

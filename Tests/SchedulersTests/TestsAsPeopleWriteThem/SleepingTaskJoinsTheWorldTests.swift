@@ -118,6 +118,31 @@ import TestSupport
         #expect(try await task.value)
     }
 
+    /// A `@MainActor` view model's task (SearchModel.swift) sleeping through `any Clock`, which
+    /// passes no isolation: the sleep itself runs off the main actor, so the task joins for it,
+    /// but its way back onto the main actor is not part of the drive (the runtime sends it to
+    /// the main actor's queue directly). A synchronous `advance` that holds the main actor
+    /// returns before the model is updated, every run, without a report; the update comes once
+    /// the test lets go of the main actor. (Exact: a capture on the main actor, the contract's
+    /// first shape, MainActorDrivingTests.)
+    @MainActor @Test func aMainActorTaskGoesBackToTheMainActorAfterTheDrive() async {
+        var early = 0
+        for _ in 0..<stressCount(100) {
+            let scheduler = TestScheduler()
+            let model = SearchModel(clock: scheduler.clock)
+            let (_, warnings) = await Warning.capture(about: scheduler) { () async in
+                model.queryChanged("s")
+                // It starts on the main actor, which this test holds: let it reach its sleep.
+                while scheduler.pendingCount == 0 { await Task.yield() }
+                scheduler.advance(by: 0.3)
+                if model.results != [] { early += 1 }
+                while model.results == [] { await Task.yield() }
+            }
+            #expect(warnings == [])
+        }
+        #expect(early == 0)
+    }
+
     /// The tasks a joined task starts are not taken for it: they run where they would have.
     @Test func theTasksAJoinedTaskStartsStayWhereTheyRun() async throws {
         let scheduler = TestScheduler()

@@ -30,9 +30,16 @@ import Darwin
 ///   until the task's next job is queued here, and the task, finding itself off the scheduler
 ///   after its sleep, hops onto it (`Sleeper`'s `AdoptedWakeUp`). Either way the drive that ran
 ///   the wake-up runs the task on.
-/// - **Not for a task isolated to an actor** (a `@MainActor` task): its resumption goes to the
-///   actor, not to the global executor the hooks see, so the drive cannot run it. It is
+/// - **Not for a task isolated to an actor** (a `@MainActor` task) that sleeps on the actor
+///   (the concrete clock's `sleep`, which runs in the caller's isolation): its resumption goes
+///   to the actor, not to the global executor the hooks see, so the drive cannot run it. It is
 ///   reported as before, with the fixes for a main-actor task (DetachedSleepWarning.swift).
+///   Through `any Clock` no isolation is passed and the sleep runs off the actor, so the task
+///   joins for the sleep; its way back onto the actor is then not part of the drive (the runtime
+///   sends it to the actor directly): a synchronous `advance` holding the main actor returns
+///   before it, and it runs once the test lets go of the actor
+///   (`aMainActorTaskGoesBackToTheMainActorAfterTheDrive`). A capture on the main actor makes
+///   that stretch exact too.
 ///
 /// While a scheduler has adopted a task, its drives hold the capture hooks (``DriverLock``), so
 /// that they see the resumption; the hooks forward every other job untouched.

@@ -37,6 +37,35 @@ public enum CapturedTaskWorkload {
         }
     }
 
+    /// `tasks` captured tasks shared among `captures` captures running at once, each of its own
+    /// scheduler, driven from a detached task of its own: what parallel tests pay for the
+    /// process-wide state every captured task's hop goes through (the hooks, the identity table).
+    public static func capturedInParallel(tasks: Int, captures: Int) {
+        runDetached {
+            let finished = Finished()
+            await withTaskGroup(of: Void.self) { group in
+                for capture in 0..<captures {
+                    // The first captures take the remainder, so the total is exactly `tasks`.
+                    let share = tasks / captures + (capture < tasks % captures ? 1 : 0)
+                    group.addTask {
+                        let scheduler = TestScheduler()
+                        let clock = scheduler.clock
+                        await scheduler.withCapturedTasks {
+                            for _ in 0..<share {
+                                Task {
+                                    try? await clock.sleep(for: .milliseconds(1))
+                                    finished.add()
+                                }
+                            }
+                            await clock.run()
+                        }
+                    }
+                }
+            }
+            precondition(finished.value == tasks, "parallel captured tasks: \(finished.value) of \(tasks) finished")
+        }
+    }
+
     public static func preferring(tasks: Int) {
         runDetached {
             let scheduler = TestScheduler()

@@ -212,6 +212,18 @@ compare(
     peers: [("plain Task {}, yields once", System("plain", operations: taskCount) { _ in CapturedTaskWorkload.plain(tasks: taskCount) })],
     callgrind: [("ours", "captured-task/5000"), ("limit", "preferring-task/5000"), ("plain Task {}", "plain-task/5000")])
 
+// 6b'. The same 20,000 captured tasks, shared among captures that run at once, each of its own
+//      scheduler, as parallel tests run: every captured task's hop goes through process-wide
+//      state (the runtime hooks, the table of captured tasks), which must not make a task dearer
+//      as captures multiply. Ours: 16 captures at once; the limit: one capture of all 20,000
+//      (target: flat, at most 1.3x); beside them, 4 at once.
+compare(
+    "Captured task 20k in 16 parallel captures", unit: "ns/task", rounds: lightRounds, target: .ratio(1.3),
+    ours: System("16 captures", operations: taskCount) { _ in CapturedTaskWorkload.capturedInParallel(tasks: taskCount, captures: 16) },
+    limitName: "1 capture",
+    limit: System("1 capture", operations: taskCount) { _ in CapturedTaskWorkload.capturedInParallel(tasks: taskCount, captures: 1) },
+    peers: [("4 captures", System("4 captures", operations: taskCount) { _ in CapturedTaskWorkload.capturedInParallel(tasks: taskCount, captures: 4) })])
+
 // 6c. Memory per test: resident memory's growth per capture over 102,400 captures of each shape,
 //     a scheduler each, that follow 204,800 others (`CaptureMemoryWorkload.residentGrowth`: the
 //     first runs carry what a process pays once); the limit is what the docs name per scheduler

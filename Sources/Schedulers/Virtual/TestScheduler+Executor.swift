@@ -64,6 +64,7 @@ extension TestScheduler: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         let arrivals = arrivals
         arrivals.noteQueued(job)
+        arrivals.noteStarted(job)
         let isYield = YieldedJob.isYield(job)
         // A captured task's run records the drive epoch it ended in: from there on it waits, and
         // work arriving for it from outside is judged by that (OutsideArrivals.swift). Unretained:

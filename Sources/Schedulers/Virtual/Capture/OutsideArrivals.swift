@@ -55,6 +55,40 @@ final class OutsideArrivals: Sendable {
     /// The bodies' tasks, by address.
     private let bodies = TaskAddressList()
 
+    /// The task XCTest starts to run an `async` test method (SchedulersTestSupport's
+    /// `VirtualTimeTestCase`): the first task the method's synchronous capture starts. It
+    /// becomes a body, as an asynchronous capture's task is, once a turn of the run loop XCTest
+    /// spins drives the world (``TestScheduler/advanceAutomaticallyOnce()``): its sleeps then
+    /// let time pass as a body's do. 0: none wanted; 1: wanted, not started yet; else its
+    /// address.
+    private let firstTask = Atomic<UInt>(0)
+    private let firstTaskIsBody = Atomic<Bool>(false)
+
+    /// The capture's first task is to be noted (``noteStarted(_:)``).
+    func wantFirstTask() {
+        firstTask.store(1, ordering: .relaxed)
+    }
+
+    /// Notes `job`'s task if it is the first the capture starts. One relaxed load otherwise.
+    @inline(__always)
+    func noteStarted(_ job: UnownedJob) {
+        guard firstTask.load(ordering: .relaxed) == 1, CapturedTaskIdentity.isTask(job) else { return }
+        _ = firstTask.compareExchange(expected: 1, desired: CapturedTasks.address(of: job), ordering: .relaxed)
+    }
+
+    /// A turn of the run loop drives the world: the first task, if started, is a body now.
+    func promoteFirstTask() {
+        let task = firstTask.load(ordering: .relaxed)
+        guard task > 1, !firstTaskIsBody.exchange(true, ordering: .relaxed) else { return }
+        bodyBegan(task)
+    }
+
+    /// The test method returned: its first task is no body any more.
+    func endFirstTask() {
+        let task = firstTask.exchange(0, ordering: .relaxed)
+        if task > 1, firstTaskIsBody.exchange(false, ordering: .relaxed) { bodyEnded(task) }
+    }
+
     /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a
     /// body runs again: while it is set, a manually advanced capture moves time on by itself,
     /// to the sleep's deadline at the most (CapturedBodyDriver.swift, "The body's sleeps").

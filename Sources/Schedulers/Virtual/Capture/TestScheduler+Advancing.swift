@@ -184,3 +184,46 @@ struct AutomaticAdvance {
     /// A runaway was reported and its body cancelled: time moves no more by itself.
     var stopped = false
 }
+
+extension TestScheduler {
+    /// One turn of automatic advance for a synchronous capture whose body waits in a run loop
+    /// (SchedulersTestSupport's XCTest base class, while XCTest waits for an `async` test
+    /// method or an expectation): runs what is due now, and what that makes due now, as a
+    /// drive does; if nothing but that ran, and no Dispatch work of the world holds time,
+    /// moves to the earliest pending due time and runs the first action due there. Call it on
+    /// the capture's thread, from the run loop the body spins.
+    ///
+    /// One move of time a turn, so that the waiter sees its expectation fulfilled before time
+    /// moves past it. Not a drive the test asked for (no drive epoch of its own): like an
+    /// automatic advance, only the moves of time count for work arriving from outside.
+    ///
+    /// - Returns: whether anything ran: call it again at once; false when the world is idle.
+    package func advanceAutomaticallyOnce() -> Bool {
+        arrivals.promoteFirstTask()
+        var ran = false
+        driver.drive {
+            var moment = VirtualTimeCore.DriveMoment()
+            while runNext(through: core.now, &moment) { ran = true }
+            // Yields that ran out of rounds at this time (a loop waiting for a later time) are
+            // waiting for time, like an idle world.
+            let onlyYields = moment.yieldOnlyRounds >= VirtualTimeCore.yieldOnlyRoundLimit
+            guard !ran || onlyYields, let next = core.earliestPendingTime() else { return }
+            var jump = VirtualTimeCore.DriveMoment(time: core.now, yieldOnlyRounds: VirtualTimeCore.yieldOnlyRoundLimit)
+            if runNext(through: next, &jump) { ran = true }
+        }
+        return ran
+    }
+}
+
+extension TestScheduler {
+    /// Runs `body`, an XCTest test method inside a synchronous capture of this scheduler, with
+    /// the first task the capture starts (the task XCTest runs an `async` method in) taken as
+    /// the capture's body once a turn of the run loop drives it: its sleeps then let time pass
+    /// as a body's do (CapturedBodyDriver.swift, ``wakeUpOfBody(_:)``), so that at its deadline
+    /// it sees everything due by then. SchedulersTestSupport's `VirtualTimeTestCase`.
+    package func runningTestMethod<R>(_ body: () throws -> R) rethrows -> R {
+        arrivals.wantFirstTask()
+        defer { arrivals.endFirstTask() }
+        return try body()
+    }
+}

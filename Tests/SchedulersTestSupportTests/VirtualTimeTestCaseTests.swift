@@ -1,0 +1,96 @@
+import Foundation
+import SchedulersTestSupport
+import XCTest
+
+// XCTest's one line (VirtualTimeTestCase): each method, synchronous or `async`, in a world of
+// its own. Every method starts by checking that its scheduler is new, and leaves time moved, so
+// a scheduler shared between methods fails whichever runs second.
+
+// snippet: xctest-one-line
+final class SearchModelXCTests: VirtualTimeTestCase {
+    @MainActor func testDebounces() async throws {
+        let model = SearchModel(backend: { ["\($0)!"] })
+        model.queryChanged("s")
+        try await Task.sleep(for: .milliseconds(100))  // virtual
+        model.queryChanged("sw")
+        try await Task.sleep(for: .milliseconds(299))
+        XCTAssertEqual(model.results, [])
+        try await Task.sleep(for: .milliseconds(1))
+        XCTAssertEqual(model.results, ["sw!"])
+    }
+}
+// snippet: end
+
+final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
+    /// A method that hangs fails the run within two minutes instead of holding CI: XCTest on
+    /// Linux has no time limit of its own for a method.
+    override func invokeTest() {
+        let finished = Flag()
+        let name = self.name
+        Thread {
+            let deadline = Date().addingTimeInterval(120)
+            while !finished.isSet, Date() < deadline { usleep(10_000) }
+            guard !finished.isSet else { return }
+            FileHandle.standardError.write(Data("\(name) did not finish within 120 s\n".utf8))
+            exit(1)
+        }.start()
+        super.invokeTest()
+        finished.set()
+    }
+
+    /// A synchronous method drives by hand, exactly: time moves only when it advances.
+    func testASynchronousMethodDrivesByHand() {
+        assertNewScheduler()
+        let clock = scheduler.clock
+        let woke = Flag()
+        Task {
+            try await clock.sleep(for: .seconds(1))
+            woke.set()
+        }
+        scheduler.advance(by: 0.999)
+        XCTAssertFalse(woke.isSet)
+        scheduler.advance(by: 0.001)
+        XCTAssertTrue(woke.isSet)
+    }
+
+    /// An `async` method's sleeps on a real clock are virtual, and exact.
+    func testAnAsyncMethodSleepsInVirtualTime() async throws {
+        assertNewScheduler()
+        let start = ContinuousClock.now
+        try await Task.sleep(for: .seconds(3600))
+        XCTAssertEqual(start.duration(to: .now), .seconds(3600))
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 3600))
+    }
+
+    /// Waiting for an expectation lets time move by itself, and it stops where the expectation
+    /// is fulfilled, though a heartbeat would keep it moving.
+    func testWaitingForAnExpectationLetsTimeMoveUpToItsFulfilment() {
+        assertNewScheduler()
+        let slept = expectation(description: "slept")
+        let clock = scheduler.clock
+        let heartbeat = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {}
+        Task {
+            try await clock.sleep(for: .seconds(5))
+            slept.fulfill()
+        }
+        wait(for: [slept], timeout: 60)
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 5))
+        heartbeat?.dispose()
+    }
+
+    private func assertNewScheduler(file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 0), file: file, line: line)
+        XCTAssertEqual(scheduler.pendingCount, 0, file: file, line: line)
+    }
+}
+
+/// A flag any thread sets and reads.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    var isSet: Bool { value.load(ordering: .acquiring) }
+
+    func set() {
+        value.store(true, ordering: .releasing)
+    }
+}

@@ -224,6 +224,25 @@ compare(
     limit: System("1 capture", operations: taskCount) { _ in CapturedTaskWorkload.capturedInParallel(tasks: taskCount, captures: 1) },
     peers: [("4 captures", System("4 captures", operations: taskCount) { _ in CapturedTaskWorkload.capturedInParallel(tasks: taskCount, captures: 4) })])
 
+// 6b''. A `.virtualTime` test's own cost: what the trait adds around a test body (a new
+//       TestScheduler, an automatically advancing capture set up and torn down), measured with
+//       an empty body on the main actor, 10,000 tests a round; beside it, what a swift-clocks
+//       user wraps each test in instead, swift-concurrency-extras' `withMainSerialExecutor`.
+let traitTests = 10_000
+compare(
+    "A .virtualTime test's own cost: new scheduler, automatic capture, empty body", unit: "µs/test", rounds: lightRounds,
+    target: .microseconds(50),
+    ours: System("trait", figure: { microsecondsPerTest { VirtualTimeScopeWorkload.withTrait(tests: traitTests) } }),
+    limitName: "withMainSerialExecutor, empty body",
+    limit: System("serial", figure: { microsecondsPerTest { VirtualTimeScopeWorkload.withMainSerialExecutor(tests: traitTests) } }))
+
+/// Microseconds per test of `run`, which runs `traitTests` tests.
+func microsecondsPerTest(_ run: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    run()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(traitTests) / 1_000
+}
+
 // 6c. Memory per test: resident memory's growth per capture over 102,400 captures of each shape,
 //     a scheduler each, that follow 204,800 others (`CaptureMemoryWorkload.residentGrowth`: the
 //     first runs carry what a process pays once); the limit is what the docs name per scheduler

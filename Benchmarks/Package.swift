@@ -61,6 +61,14 @@ let package = Package(
         .executableTarget(
             name: "workload",
             dependencies: ["BenchmarkWorkloads", .product(name: "Schedulers", package: "Schedulers")]),
+        // The captured-task workloads again, in a binary that links SchedulersTestSupport as a
+        // test binary does: its real clocks read virtual time inside a world, so a captured
+        // task pays no real-clock readings (Scripts/callgrind.sh, the "-in-tests" rows). Apart
+        // from `workload`, whose raw GCD rows must not go through the test binary's Dispatch
+        // definitions.
+        .executableTarget(
+            name: "workload-in-tests",
+            dependencies: ["BenchmarkWorkloads", .product(name: "SchedulersTestSupport", package: "Schedulers")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,7 +12,9 @@
 # 3) and the row gives the lowest and the highest figure. Compare the lowest figures.
 #
 # A workload written NAME/COUNT runs at COUNT and 3 x COUNT operations instead (the task
-# workloads, whose 150,000 tasks would take minutes under callgrind).
+# workloads, whose 150,000 tasks would take minutes under callgrind). A NAME ending in -in-tests
+# runs NAME without it in the `workload-in-tests` executable, which links SchedulersTestSupport
+# as a test binary does (captured-task-in-tests/5000).
 #
 # A workload written NAME@COUNT is counted differently: one process at COUNT operations, counting
 # only inside the workload executable's `measuredRound` (callgrind's --toggle-collect), divided by
@@ -42,19 +44,25 @@ if [ ${#workloads[@]} -eq 0 ]; then
   workloads+=(virtual-equal-ours@10000 virtual-equal-heap@10000 virtual-equal-collections-heap@10000)
   workloads+=(compound-ours@10000 compound-dict@10000 compound-ours@100000 compound-dict@100000)
   workloads+=(captured-task/5000 preferring-task/5000 plain-task/5000)
+  workloads+=(captured-task-in-tests/5000 preferring-task-in-tests/5000)
 fi
 small=50000
 large=150000
 
 swift build --package-path "$package" -c release --product workload >&2
-binary="$(swift build --package-path "$package" -c release --show-bin-path)/workload"
+swift build --package-path "$package" -c release --product workload-in-tests >&2
+bin="$(swift build --package-path "$package" -c release --show-bin-path)"
 # valgrind cannot read the DWARF the toolchain writes; the symbol table is enough to count.
 stripped="$(mktemp)"
-trap 'rm -f "$stripped" "$stripped".out' EXIT
-objcopy --strip-debug "$binary" "$stripped"
+in_tests="$(mktemp)"
+trap 'rm -f "$stripped" "$stripped".out "$in_tests" "$in_tests".out' EXIT
+objcopy --strip-debug "$bin/workload" "$stripped"
+objcopy --strip-debug "$bin/workload-in-tests" "$in_tests"
 
+# Total instructions of workload $1 at count $2, in the executable $3 (default: `workload`).
 instructions() {
-  valgrind --tool=callgrind --callgrind-out-file="$stripped.out" "$stripped" "$1" "$2" 2>&1 >/dev/null \
+  local executable="${3:-$stripped}"
+  valgrind --tool=callgrind --callgrind-out-file="$executable.out" "$executable" "$1" "$2" 2>&1 >/dev/null \
     | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 
@@ -70,7 +78,10 @@ echo "| Workload | Instructions per action, lowest of $rounds | Highest |"
 echo "|---|---:|---:|"
 for workload in "${workloads[@]}"; do
   name="${workload%@*}"
-  if ! "$stripped" "${name%/*}" 1 >/dev/null 2>&1; then continue; fi
+  executable="$stripped"
+  case "${name%/*}" in *-in-tests) executable="$in_tests" ;; esac
+  probe="${name%/*}"
+  if ! "$executable" "${probe%-in-tests}" 1 >/dev/null 2>&1; then continue; fi
   lowest=""; highest=""
   if [ "$name" != "$workload" ]; then
     # Single-threaded and deterministic: one round is enough.
@@ -82,9 +93,10 @@ for workload in "${workloads[@]}"; do
   name="${workload%/*}"
   low=$small; high=$large
   if [ "$name" != "$workload" ]; then low="${workload#*/}"; high=$((3 * low)); fi
+  name="${name%-in-tests}"
   for _ in $(seq "$rounds"); do
-    a=$(instructions "$name" $low)
-    b=$(instructions "$name" $high)
+    a=$(instructions "$name" $low "$executable")
+    b=$(instructions "$name" $high "$executable")
     per=$(( (b - a) / (high - low) ))
     if [ -z "$lowest" ] || [ "$per" -lt "$lowest" ]; then lowest=$per; fi
     if [ -z "$highest" ] || [ "$per" -gt "$highest" ]; then highest=$per; fi

@@ -57,7 +57,8 @@ extension TestScheduler: TaskExecutor {
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque() && CapturedJobRun.parkHop(job)
         #if compiler(>=6.3) && os(Linux)
             // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
-            if hasCapturedTasks { realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: isHop) }
+            let keepsStretches = hasCapturedTasks && RealClockTimeline.isKeepingStretches
+            if keepsStretches { realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: isHop) }
         #endif
         if isHop { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
@@ -74,7 +75,7 @@ extension TestScheduler: TaskExecutor {
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift): only a
             // captured task hops on its way to a sleep, so only then do segments tell more than
             // the sleep's arrival does, and a task that prefers the scheduler skips the readings.
-            let timeline = hasCapturedTasks ? realClockTimeline : nil
+            let timeline = keepsStretches ? realClockTimeline : nil
             let run: @Sendable () -> Void = {
                 arrivals.run(job) {
                     CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in

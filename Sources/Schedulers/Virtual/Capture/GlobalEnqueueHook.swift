@@ -22,12 +22,12 @@ enum GlobalEnqueueHook {
     private static let hook: Hook = { job, original in
         #if compiler(>=6.3) && os(Linux)
             // Before anything else: where the running task's segment of work ends (RealClockTimeline.swift).
-            if CapturedJobRun.isRunningTask(job) { schedulers_stretch_hop_enters() }
+            if RealClockTimeline.isKeepingStretches, CapturedJobRun.isRunningTask(job) { schedulers_stretch_hop_enters() }
         #endif
         // The running task hopping again, its scheduler known in this run: on at once.
         if CapturedJobRun.parkKnownHop(job) {
             #if compiler(>=6.3) && os(Linux)
-                RealClockTimeline.parkedHopMade(CapturedTasks.address(of: job))
+                if RealClockTimeline.isKeepingStretches { RealClockTimeline.parkedHopMade(CapturedTasks.address(of: job)) }
             #endif
             return
         }
@@ -35,7 +35,7 @@ enum GlobalEnqueueHook {
             resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
             #if compiler(>=6.3) && os(Linux)
-                schedulers_stretch_hop_forgotten()
+                if RealClockTimeline.isKeepingStretches { schedulers_stretch_hop_forgotten() }
             #endif
             GlobalEnqueueHook.runtimeHook.forward(
                 to: { unsafeBitCast($0, to: Hook.self)(job, original) },

@@ -122,7 +122,9 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2),
             // kept in the scheduler even when parked: a main-actor job may run on another thread
             // (the main thread, for a driver that does not hold the main actor).
-            scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: false)
+            if RealClockTimeline.isKeepingStretches {
+                scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: false)
+            }
         #endif
         if isHop { return }
         // Known by its identity from now on, so that its nonisolated work stays captured
@@ -171,7 +173,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     func runDeferred(_ job: UnownedJob) {
         #if compiler(>=6.3) && os(Linux)
             // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
-            let timeline = scheduler?.realClockTimeline
+            let timeline = RealClockTimeline.isKeepingStretches ? scheduler?.realClockTimeline : nil
             timeline?.stretchBegins(for: CapturedTasks.address(of: job))
             job.runSynchronously(on: asUnownedSerialExecutor())
             timeline?.stretchEnds()

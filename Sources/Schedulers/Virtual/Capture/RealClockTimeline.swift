@@ -120,6 +120,15 @@ final class RealClockTimeline: Sendable {
         }
     }
 
+    /// Whether stretches are kept at all. Not in a binary that links SchedulersTestSupport,
+    /// whose real clocks read virtual time on a thread running a world's work (WorldClock.swift):
+    /// there every job a scheduler runs runs in its world, a sleep made there has its exact
+    /// virtual deadline already (RealClockSleepInterception.swift), and a sleep made outside
+    /// the world (a captured task on an actor) has no stretch of this scheduler's to read
+    /// either. Set once, before any world runs: the same answer all through a process.
+    @inline(__always)
+    static var isKeepingStretches: Bool { schedulers_virtual_readings_are_installed() == 0 }
+
     /// The job ``stretchBegins(for:)`` began returned: the hop it parked goes on with its
     /// stretch, else the stretch it interrupted (a job that drives the scheduler runs jobs
     /// inside its own), if any, goes on.

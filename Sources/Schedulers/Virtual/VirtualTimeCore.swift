@@ -416,12 +416,23 @@ final class VirtualTimeCore: Sendable {
     }
 
     /// Parks `driver` until work is due at `now` (``unpark()`` or `enqueue` resumes it).
-    /// - Returns: false, without parking, when work is due already or `isDone` says so
-    ///   (checked under the lock, so a wake-up between the check and the parking is not lost).
-    func park(_ driver: CheckedContinuation<Void, Never>, unless isDone: () -> Bool) -> Bool {
+    /// - Parameters:
+    ///   - isDone: Whether the driver has nothing to wait for.
+    ///   - canMove: Whether the driver would move time on by itself to pending work (an
+    ///     automatic advance, a sleeping body) if it looked again: asked only when work is
+    ///     pending at a later time.
+    /// - Returns: false, without parking, when work is due already, `isDone` says so, or work
+    ///   is pending and `canMove` says so (checked under the lock, so a wake-up between the
+    ///   driver's last look and the parking is not lost: the last Dispatch block of the world
+    ///   finishing, say, which lets time move, unparks under this lock).
+    func park(
+        _ driver: CheckedContinuation<Void, Never>, unless isDone: () -> Bool, orIfPendingWhile canMove: () -> Bool = { false }
+    ) -> Bool {
         state.withLock { state in
             if isDone() { return false }
-            if let first = Self.dropDisposedHead(&state), first <= state.now { return false }
+            if let first = Self.dropDisposedHead(&state) {
+                if first <= state.now || canMove() { return false }
+            }
             state.parkedDrivers.append(driver)
             return true
         }

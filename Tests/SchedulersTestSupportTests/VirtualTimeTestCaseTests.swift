@@ -1,4 +1,5 @@
 import Foundation
+@_spi(SchedulersInternal) import Disposables
 import SchedulersTestSupport
 import XCTest
 
@@ -63,19 +64,47 @@ final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
     }
 
     /// Waiting for an expectation lets time move by itself, and it stops where the expectation
-    /// is fulfilled, though a heartbeat would keep it moving.
+    /// is fulfilled, though a heartbeat would keep it moving. The method's first task is the
+    /// world's body once the method waits: its wake-up at 5 s comes after the rest of that
+    /// moment, here a second task's wake-up queued after its own.
     func testWaitingForAnExpectationLetsTimeMoveUpToItsFulfilment() {
         assertNewScheduler()
         let slept = expectation(description: "slept")
         let clock = scheduler.clock
         let heartbeat = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {}
+        let others = Counter()
+        let othersWhenWoken = Lock(-1)
         Task {
             try await clock.sleep(for: .seconds(5))
+            othersWhenWoken.withLock { $0 = others.value }
             slept.fulfill()
+        }
+        Task {
+            try await clock.sleep(for: .seconds(5))
+            others.increment()
         }
         wait(for: [slept], timeout: 60)
         XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 5))
+        XCTAssertEqual(othersWhenWoken.withLock { $0 }, 1)
         heartbeat?.dispose()
+    }
+
+    /// `setUp` and `tearDown` run inside the method's world (`tearDown` checks it after every
+    /// method of this class).
+    func testSetUpRunsInTheMethodsWorld() {
+        XCTAssertTrue(worldOfSetUp === scheduler)
+    }
+
+    private var worldOfSetUp: TestScheduler?
+
+    override func setUp() {
+        super.setUp()
+        worldOfSetUp = TestScheduler.capturing
+    }
+
+    override func tearDown() {
+        XCTAssertTrue(TestScheduler.capturing === scheduler, "tearDown ran outside the method's world")
+        super.tearDown()
     }
 
     private func assertNewScheduler(file: StaticString = #filePath, line: UInt = #line) {

@@ -20,9 +20,9 @@ let package = Package(
     products: [
         .library(name: "Schedulers", targets: ["Schedulers"]),
         .library(name: "Disposables", targets: ["Disposables"]),
-        // For test targets only: the `.virtualTime` trait and `TestScheduler.capturing`. It
-        // imports Testing, and links the test binary's own clock and Dispatch definitions
-        // (VirtualReadings), which an app must not link.
+        // For test targets only: the `.virtualTime` trait, `TestScheduler.capturing` and
+        // XCTest's `VirtualTimeTestCase`. It imports Testing and XCTest, and links the test
+        // binary's own clock and Dispatch definitions (VirtualReadings), which an app must not.
         .library(name: "SchedulersTestSupport", targets: ["SchedulersTestSupport"]),
     ],
     targets: [

@@ -27,10 +27,10 @@ import XCTest
 ///   moves time only when it drives ``scheduler`` (`advance(by:)`), exactly, as the
 ///   contract's first shape does.
 /// - **The method's own sleeps let time pass.** An `async` method that sleeps until a time
-///   sees everything due by then first, as a `.virtualTime` test does: XCTest runs it in a
-///   task, the first its capture starts, which is the world's body. (So is the first task a
-///   synchronous method starts, once it waits: its wake-ups come after the rest of their
-///   moment.)
+///   sees everything due by then first, as a `.virtualTime` test does: XCTest runs it in a task
+///   it starts and then waits for, and the task XCTest waits for is the world's body (the last
+///   one started before the wait; also, in a synchronous method that waits, the last task it
+///   started: its wake-ups come after the rest of their moment).
 /// - **When the method ends**, work still pending stays on its scheduler, which the next
 ///   method replaces.
 open class VirtualTimeTestCase: XCTestCase {
@@ -45,8 +45,8 @@ open class VirtualTimeTestCase: XCTestCase {
         let advance = RunLoopAdvance(scheduler)
         defer { advance.stop() }
         scheduler.withCapturedTasks {
-            // XCTest runs an `async` method in a task it starts here: that task is the body
-            // whose sleeps let time pass (it sees all that is due at its deadline first).
+            // XCTest runs an `async` method (and an `async` setUp or tearDown) in a task it
+            // starts here and waits for: that task is the body whose sleeps let time pass.
             scheduler.runningTestMethod { super.invokeTest() }
         }
     }

@@ -22,6 +22,30 @@ final class SearchModelXCTests: VirtualTimeTestCase {
 }
 // snippet: end
 
+/// An `async` `setUp` runs in a task XCTest starts and waits for before it starts the
+/// method's: the method's own task is the body then, not the setUp's (a task the method starts
+/// may reuse that one's address), and the debounce stays exact.
+final class AsyncSetUpXCTests: VirtualTimeTestCase {
+    override func setUp() async throws {
+        try await super.setUp()
+        try await Task.sleep(for: .seconds(1))   // virtual too
+    }
+
+    @MainActor func testDebouncesAfterAnAsyncSetUp() async throws {
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 1))
+        for _ in 0..<100 {
+            let model = SearchModel(backend: { ["\($0)!"] })
+            model.queryChanged("s")
+            try await Task.sleep(for: .milliseconds(100))
+            model.queryChanged("sw")
+            try await Task.sleep(for: .milliseconds(299))
+            XCTAssertEqual(model.results, [])
+            try await Task.sleep(for: .milliseconds(1))
+            XCTAssertEqual(model.results, ["sw!"])
+        }
+    }
+}
+
 final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
     /// A method that hangs fails the run within two minutes instead of holding CI: XCTest on
     /// Linux has no time limit of its own for a method.
@@ -64,9 +88,9 @@ final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
     }
 
     /// Waiting for an expectation lets time move by itself, and it stops where the expectation
-    /// is fulfilled, though a heartbeat would keep it moving. The method's first task is the
-    /// world's body once the method waits: its wake-up at 5 s comes after the rest of that
-    /// moment, here a second task's wake-up queued after its own.
+    /// is fulfilled, though a heartbeat would keep it moving. The last task the method started
+    /// before it waits is the world's body: its wake-up at 5 s comes after the rest of that
+    /// moment, here an earlier task's wake-up, queued first.
     func testWaitingForAnExpectationLetsTimeMoveUpToItsFulfilment() {
         assertNewScheduler()
         let slept = expectation(description: "slept")
@@ -76,12 +100,12 @@ final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
         let othersWhenWoken = Lock(-1)
         Task {
             try await clock.sleep(for: .seconds(5))
-            othersWhenWoken.withLock { $0 = others.value }
-            slept.fulfill()
+            others.increment()
         }
         Task {
             try await clock.sleep(for: .seconds(5))
-            others.increment()
+            othersWhenWoken.withLock { $0 = others.value }
+            slept.fulfill()
         }
         wait(for: [slept], timeout: 60)
         XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 5))

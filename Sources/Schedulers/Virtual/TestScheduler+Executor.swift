@@ -54,7 +54,8 @@ extension TestScheduler: TaskExecutor {
     private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false, arrivesFromOutside: Bool = false) {
         // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift).
         noteRejoin(of: job)
-        let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque() && CapturedJobRun.parkHop(job)
+        let inDrive = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque()
+        let isHop = inDrive && CapturedJobRun.parkHop(job)
         #if compiler(>=6.3) && os(Linux)
             // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
             let keepsStretches = hasCapturedTasks && RealClockTimeline.isKeepingStretches
@@ -65,7 +66,7 @@ extension TestScheduler: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         let arrivals = arrivals
         arrivals.noteQueued(job)
-        arrivals.noteStarted(job)
+        arrivals.noteStarted(job, inDrive: inDrive)
         let isYield = YieldedJob.isYield(job)
         // A captured task's run records the drive epoch it ended in: from there on it waits, and
         // work arriving for it from outside is judged by that (OutsideArrivals.swift). Unretained:

@@ -55,38 +55,50 @@ final class OutsideArrivals: Sendable {
     /// The bodies' tasks, by address.
     private let bodies = TaskAddressList()
 
-    /// The task XCTest starts to run an `async` test method (SchedulersTestSupport's
-    /// `VirtualTimeTestCase`): the first task the method's synchronous capture starts. It
-    /// becomes a body, as an asynchronous capture's task is, once a turn of the run loop XCTest
-    /// spins drives the world (``TestScheduler/advanceAutomaticallyOnce()``): its sleeps then
-    /// let time pass as a body's do. 0: none wanted; 1: wanted, not started yet; else its
-    /// address.
-    private let firstTask = Atomic<UInt>(0)
-    private let firstTaskIsBody = Atomic<Bool>(false)
+    /// The task XCTest waits for (SchedulersTestSupport's `VirtualTimeTestCase`): the last task
+    /// the test method's synchronous capture started from its own code, before a turn of the run
+    /// loop XCTest spins drives the world (``TestScheduler/advanceAutomaticallyOnce()``). It
+    /// is then a body, as an asynchronous capture's task is, and its sleeps let time pass as a
+    /// body's do. For an `async` method that is the task XCTest runs it in (and one for an
+    /// `async` `setUp` or `tearDown`): XCTest starts it and waits for it at once. Addresses;
+    /// 0: none. Touched on the capture's thread only (the body's code and the run loop's turns).
+    private let wantsTestTasks = Atomic<Bool>(false)
+    private let latestTestTask = Atomic<UInt>(0)
+    private let promotedTestTask = Atomic<UInt>(0)
 
-    /// The capture's first task is to be noted (``noteStarted(_:)``).
-    func wantFirstTask() {
-        firstTask.store(1, ordering: .relaxed)
+    /// Tasks the capture's body starts are to be noted (``noteStarted(_:)``).
+    func wantTestTasks() {
+        wantsTestTasks.store(true, ordering: .relaxed)
     }
 
-    /// Notes `job`'s task if it is the first the capture starts. One relaxed load otherwise.
+    /// Notes `job`'s task if the capture's own code queues it (in no task, and not in a drive
+    /// of the scheduler, `inDrive`): the task XCTest waits for next, if it waits. One relaxed
+    /// load otherwise.
     @inline(__always)
-    func noteStarted(_ job: UnownedJob) {
-        guard firstTask.load(ordering: .relaxed) == 1, CapturedTaskIdentity.isTask(job) else { return }
-        _ = firstTask.compareExchange(expected: 1, desired: CapturedTasks.address(of: job), ordering: .relaxed)
+    func noteStarted(_ job: UnownedJob, inDrive: Bool) {
+        guard wantsTestTasks.load(ordering: .relaxed), !inDrive, CapturedTaskIdentity.isTask(job),
+            CapturedTasks.currentTaskAddress == 0
+        else { return }
+        latestTestTask.store(CapturedTasks.address(of: job), ordering: .relaxed)
     }
 
-    /// A turn of the run loop drives the world: the first task, if started, is a body now.
-    func promoteFirstTask() {
-        let task = firstTask.load(ordering: .relaxed)
-        guard task > 1, !firstTaskIsBody.exchange(true, ordering: .relaxed) else { return }
-        bodyBegan(task)
+    /// A turn of the run loop drives the world: the task it waits for is the body now, in place
+    /// of the one before.
+    func promoteTestTask() {
+        let latest = latestTestTask.load(ordering: .relaxed)
+        let promoted = promotedTestTask.load(ordering: .relaxed)
+        guard latest != promoted else { return }
+        if promoted != 0 { bodyEnded(promoted) }
+        if latest != 0 { bodyBegan(latest) }
+        promotedTestTask.store(latest, ordering: .relaxed)
     }
 
-    /// The test method returned: its first task is no body any more.
-    func endFirstTask() {
-        let task = firstTask.exchange(0, ordering: .relaxed)
-        if task > 1, firstTaskIsBody.exchange(false, ordering: .relaxed) { bodyEnded(task) }
+    /// The test method returned: no task of it is a body any more.
+    func endTestTasks() {
+        wantsTestTasks.store(false, ordering: .relaxed)
+        latestTestTask.store(0, ordering: .relaxed)
+        let promoted = promotedTestTask.exchange(0, ordering: .relaxed)
+        if promoted != 0 { bodyEnded(promoted) }
     }
 
     /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a

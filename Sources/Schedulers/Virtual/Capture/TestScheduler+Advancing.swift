@@ -199,7 +199,7 @@ extension TestScheduler {
     ///
     /// - Returns: whether anything ran: call it again at once; false when the world is idle.
     package func advanceAutomaticallyOnce() -> Bool {
-        arrivals.promoteFirstTask()
+        arrivals.promoteTestTask()
         var ran = false
         driver.drive {
             var moment = VirtualTimeCore.DriveMoment()
@@ -217,13 +217,14 @@ extension TestScheduler {
 
 extension TestScheduler {
     /// Runs `body`, an XCTest test method inside a synchronous capture of this scheduler, with
-    /// the first task the capture starts (the task XCTest runs an `async` method in) taken as
-    /// the capture's body once a turn of the run loop drives it: its sleeps then let time pass
-    /// as a body's do (CapturedBodyDriver.swift, ``wakeUpOfBody(_:)``), so that at its deadline
-    /// it sees everything due by then. SchedulersTestSupport's `VirtualTimeTestCase`.
+    /// the task XCTest waits for (the last one the method's own code, or XCTest, started before
+    /// a turn of the run loop: for an `async` method, the task XCTest runs it in) taken as the
+    /// capture's body: its sleeps then let time pass as a body's do (CapturedBodyDriver.swift,
+    /// ``wakeUpOfBody(_:)``), so that at its deadline it sees everything due by then.
+    /// SchedulersTestSupport's `VirtualTimeTestCase`.
     package func runningTestMethod<R>(_ body: () throws -> R) rethrows -> R {
-        arrivals.wantFirstTask()
-        defer { arrivals.endFirstTask() }
+        arrivals.wantTestTasks()
+        defer { arrivals.endTestTasks() }
         return try body()
     }
 }

@@ -21,19 +21,25 @@ public enum CapturedTaskWorkload {
 
     public static func captured(tasks: Int) {
         runDetached {
-            let scheduler = TestScheduler()
-            let clock = scheduler.clock
             let finished = Finished()
-            await scheduler.withCapturedTasks {
-                for _ in 0..<tasks {
-                    Task {
-                        try? await clock.sleep(for: .milliseconds(1))
-                        finished.add()
-                    }
-                }
-                await clock.run()
-            }
+            await capture(tasks: tasks, finished: finished)
             precondition(finished.value == tasks, "captured tasks: \(finished.value) of \(tasks) finished")
+        }
+    }
+
+    /// A new scheduler's capture of `tasks` plain tasks, each sleeping 1 ms on its clock, driven
+    /// by `clock.run()`.
+    private static func capture(tasks: Int, finished: Finished) async {
+        let scheduler = TestScheduler()
+        let clock = scheduler.clock
+        await scheduler.withCapturedTasks {
+            for _ in 0..<tasks {
+                Task {
+                    try? await clock.sleep(for: .milliseconds(1))
+                    finished.add()
+                }
+            }
+            await clock.run()
         }
     }
 
@@ -44,22 +50,10 @@ public enum CapturedTaskWorkload {
         runDetached {
             let finished = Finished()
             await withTaskGroup(of: Void.self) { group in
-                for capture in 0..<captures {
+                for index in 0..<captures {
                     // The first captures take the remainder, so the total is exactly `tasks`.
-                    let share = tasks / captures + (capture < tasks % captures ? 1 : 0)
-                    group.addTask {
-                        let scheduler = TestScheduler()
-                        let clock = scheduler.clock
-                        await scheduler.withCapturedTasks {
-                            for _ in 0..<share {
-                                Task {
-                                    try? await clock.sleep(for: .milliseconds(1))
-                                    finished.add()
-                                }
-                            }
-                            await clock.run()
-                        }
-                    }
+                    let share = tasks / captures + (index < tasks % captures ? 1 : 0)
+                    group.addTask { await capture(tasks: share, finished: finished) }
                 }
             }
             precondition(finished.value == tasks, "parallel captured tasks: \(finished.value) of \(tasks) finished")

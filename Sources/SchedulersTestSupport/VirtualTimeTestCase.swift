@@ -22,8 +22,8 @@ import XCTest
 /// - **Time moves while the method waits**, by itself, as with `.virtualTime`: while XCTest
 ///   waits for an `async` method (it runs the method in a task and spins the run loop until
 ///   it ends) or for an expectation (`wait(for:timeout:)`), each turn of the run loop runs
-///   what is due now, and when nothing is, moves time to the earliest pending due time
-///   (``TestScheduler/advanceAutomaticallyOnce()``). A synchronous method that never waits
+///   what is due now, and when nothing is, moves time to the earliest pending due time, one
+///   move a turn, so a wait ends where it is satisfied. A synchronous method that never waits
 ///   moves time only when it drives ``scheduler`` (`advance(by:)`), exactly, as the
 ///   contract's first shape does.
 /// - **The method's own sleeps let time pass.** An `async` method that sleeps until a time

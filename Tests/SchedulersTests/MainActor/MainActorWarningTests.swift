@@ -122,4 +122,45 @@ import TestSupport
         #expect(warnings.first?.hasPrefix("Schedulers warning: a main-actor job of a task started inside withCapturedTasks") == true)
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
     }
+
+    /// A captured task whose main-actor job went to the real main actor has left virtual time
+    /// for good: while another capture (a parallel test's) holds the runtime's hooks, its next
+    /// main-actor check is not answered with its scheduler's stand-in, which would park it there
+    /// for a drive its test never makes (1 in about 25 runs of this suite, before).
+    @Test func aTaskHandedToTheMainActorStaysOutWhileAnotherCaptureHoldsTheHooks() async {
+        let scheduler = TestScheduler()
+        let other = TestScheduler()
+        let reached = Locked(false)
+        let parked = Locked<CheckedContinuation<Void, Never>?>(nil)
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            synchronously(scheduler) {
+                Task { @MainActor in
+                    await withCheckedContinuation { continuation in parked.withLock { $0 = continuation } }
+                    reached.withLock { $0 = true }
+                    try? await scheduler.clock.sleep(for: .seconds(1))
+                }
+                scheduler.advance(by: 0)
+            }
+            #expect(await waitUntilOffPool { parked.value != nil })
+            let pendingWhileHooked = await withCheckedContinuation { done in
+                Thread {
+                    other.withCapturedTasks {
+                        parked.withLock { $0.take() }?.resume()
+                        guard waitUntil({ reached.value && scheduler.pendingCount > 0 }) else {
+                            return done.resume(returning: -1)
+                        }
+                        // The main-actor job that armed the sleep has returned.
+                        DispatchQueue.main.sync {}
+                        done.resume(returning: scheduler.pendingCount)
+                    }
+                }.start()
+            }
+            // The sleep alone: not a job of the task too, parked on the stand-in.
+            #expect(pendingWhileHooked == 1)
+        }
+        #expect(warnings.count == 1)
+        #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
+        scheduler.advance(by: 1)
+        #expect(scheduler.pendingCount == 0)
+    }
 }

@@ -27,6 +27,11 @@ enum CapturedTaskIdentity {
         /// (``adoptCurrentTask(for:)``): the task is taken only while that scheduler runs work
         /// on the resuming thread, and the tasks it starts are not taken for it.
         var isAdopted = false
+        /// Its main-actor job went to the real main actor, out of virtual time (a synchronous
+        /// drive off the main actor: ``MainActorWarning``): the task belongs to no world from
+        /// then on, so that where its jobs go never depends on whether some capture, of this
+        /// test or of one running beside it, holds the runtime's hooks at that moment.
+        var hasLeft = false
     }
 
     /// A task's address as a key, hashed with one multiplication instead of SipHash, which was
@@ -77,6 +82,8 @@ enum CapturedTaskIdentity {
         let marker = entries.withLock { entries -> CaptureMarker? in
             // Its scheduler alive: the task is still that scheduler's.
             if let entry = entries[address], entry.taskID == taskID, entry.marker.isOpen {
+                // Left: nobody's, and no capture takes it over.
+                if entry.hasLeft { return nil }
                 guard entry.isAdopted else { return entry.marker }
                 // Adopted: its scheduler's only where that scheduler runs work (its wake-up, in
                 // a drive), and nobody's elsewhere: no other capture takes it over either.
@@ -97,18 +104,40 @@ enum CapturedTaskIdentity {
     /// The scheduler that captured the running task, or nil (outside a task, or not captured;
     /// an adopted task is not captured: it belongs to no world between its runs in a drive).
     static func schedulerOfCurrentTask() -> TestScheduler? {
+        schedulerOfCurrentTask(includingLeft: false)
+    }
+
+    /// The scheduler that captured the running task: with `includingLeft`, also one whose task
+    /// has left its world (``leave(_:)``), for the warning that names why it runs outside.
+    static func schedulerOfCurrentTask(includingLeft: Bool) -> TestScheduler? {
         guard count.load(ordering: .relaxed) > 0 else { return nil }
         let address = CapturedTasks.currentTaskAddress
         guard address != 0 else { return nil }
         let job = unsafeBitCast(address, to: UnownedJob.self)
         let taskID = taskID(of: job)
         let marker = entries.withLock { entries -> CaptureMarker? in
-            guard let entry = entries[TaskAddress(address: address)], entry.taskID == taskID, !entry.isAdopted else {
+            guard let entry = entries[TaskAddress(address: address)], entry.taskID == taskID, !entry.isAdopted,
+                includingLeft || !entry.hasLeft
+            else {
                 return nil
             }
             return entry.marker
         }
         return marker?.scheduler
+    }
+
+    /// `job`'s task leaves its world for good: its main-actor job is handed to the real main
+    /// actor. Nothing then answers the main actor's executor, or takes a job, for it by its
+    /// identity (a job of an actor or a continuation is not a task's, and nothing changes).
+    static func leave(_ job: UnownedJob) {
+        guard isTask(job) else { return }
+        let address = TaskAddress(address: CapturedTasks.address(of: job))
+        let taskID = taskID(of: job)
+        entries.withLock { entries in
+            guard var entry = entries[address], entry.taskID == taskID else { return }
+            entry.hasLeft = true
+            entries[address] = entry
+        }
     }
 
     /// Enters the running task, which sleeps on `scheduler` from outside every world, as

@@ -74,7 +74,8 @@ enum DetachedSleepWarning {
         static func current(for scheduler: TestScheduler) -> Cause {
             let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
             if let preferred, preferred != scheduler.asUnownedTaskExecutor() { return .prefersAnotherExecutor }
-            return CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler ? .capturedButLeft : .notCaptured
+            let captured = CapturedTaskIdentity.schedulerOfCurrentTask(includingLeft: true)
+            return captured === scheduler ? .capturedButLeft : .notCaptured
         }
     }
 

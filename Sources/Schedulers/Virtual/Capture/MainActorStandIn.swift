@@ -163,6 +163,10 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             drive.deferMainActorJob(job, standIn: self)
         } else {
             if let core = scheduler?.core { MainActorWarning.drivenOffTheMainActor(core: core) }
+            // Out of virtual time for good. Still the world's by identity, the task would come
+            // back whenever some capture (a parallel test's too) held the hooks at its next
+            // main-actor check, and wait there for a drive that its test never makes.
+            CapturedTaskIdentity.leave(job)
             // To the main queue, which holds the main actor while the block runs; not through
             // the runtime, which would hand a captured task straight back to this executor.
             DispatchQueue.main.async { self.runDeferred(job) }

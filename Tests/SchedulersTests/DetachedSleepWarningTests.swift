@@ -72,4 +72,42 @@ import TestSupport
         #expect(done.value == 3)
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
     }
+
+    /// A captured task that awaits an actor the world does not run (here one on a queue
+    /// scheduler's executor, as an actor shared with work outside the test is run by that
+    /// work's thread) sleeps from there: the warning names the actor, not a callback.
+    @Test func aCapturedTaskRunOnByAnActorOutsideTheWorldIsToldTheActorIsTheCause() async {
+        let scheduler = TestScheduler()
+        let outside = ActorOutsideTheWorld()
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            captureSynchronously(scheduler) {
+                Task { await outside.sleep(on: scheduler.clock) }
+                scheduler.advance(by: 0)
+            }
+            #expect(await waitUntilOffPool { DetachedSleepWarning.printCount(for: scheduler) == 1 })
+            scheduler.advance(by: 1)
+        }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix(
+            "Schedulers warning: a task called clock.sleep(for:tolerance:) on \(scheduler) while running outside it, on an actor's executor;") == true)
+        #expect(warnings.first?.contains("after leaving withCapturedTasks") == false)
+    }
+
+    /// The synchronous form inside an async test: Swift prefers the async overload there.
+    private func captureSynchronously(_ scheduler: TestScheduler, _ body: () -> Void) {
+        scheduler.withCapturedTasks(body)
+    }
+}
+
+/// An actor on an executor of its own, which no test scheduler runs.
+private actor ActorOutsideTheWorld {
+    private let queue = QueueScheduler(name: "outside the world", queue: DispatchQueue(label: "outside the world"))
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        queue.asUnownedSerialExecutor()
+    }
+
+    func sleep(on clock: TestScheduler.Clock) async {
+        try? await clock.sleep(for: .seconds(1))
+    }
 }

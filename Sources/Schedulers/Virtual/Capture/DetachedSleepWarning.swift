@@ -7,8 +7,8 @@ import Foundation
 /// A task outside every world that runs on the global executor (a plain `Task {}` in a test
 /// that captures nothing, a detached task, an `async` test's own task) is adopted
 /// (TestScheduler+AdoptedTasks.swift): the drive that wakes it runs it on. Any other task that
-/// runs elsewhere (it prefers another executor, it is isolated to an actor, or it is a captured
-/// task resumed from outside) wakes up when the scheduler is driven, but then continues beside
+/// runs elsewhere (it prefers another executor, it is isolated to an actor, it is a captured
+/// task resumed from outside, or one that an actor outside the world ran on) wakes up when the scheduler is driven, but then continues beside
 /// the driving thread: `advance` may return before it has done anything, or after it has done
 /// everything. Nothing can make that deterministic, so the scheduler says so, once.
 ///
@@ -67,6 +67,12 @@ enum DetachedSleepWarning {
         /// Started inside `withCapturedTasks`, yet running elsewhere: a continuation of it was
         /// resumed from outside the scheduler.
         case capturedButLeft
+        /// Started inside a capture whose lifetime it still holds, so every job of it that
+        /// reached the runtime's hooks stayed captured; yet running elsewhere: an actor's
+        /// executor ran it, one that the world does not run (an actor that work outside the
+        /// world held when the task came to it, whose thread then ran the task on, or an actor
+        /// on an executor of its own).
+        case ranOnByAnOutsideActor
         /// Started outside any capture (and isolated to an actor: else it was adopted).
         case notCaptured
 
@@ -74,8 +80,14 @@ enum DetachedSleepWarning {
         static func current(for scheduler: TestScheduler) -> Cause {
             let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor }
             if let preferred, preferred != scheduler.asUnownedTaskExecutor() { return .prefersAnotherExecutor }
-            let captured = CapturedTaskIdentity.schedulerOfCurrentTask(includingLeft: true)
-            return captured === scheduler ? .capturedButLeft : .notCaptured
+            guard CapturedTaskIdentity.schedulerOfCurrentTask(includingLeft: true) === scheduler else {
+                return .notCaptured
+            }
+            // Left on purpose (a main-actor job handed to the real main actor), or after the
+            // capture: no lifetime of it held any more. Else no hook saw the job that brought
+            // it here: an actor's executor did.
+            let stillHeld = CapturedTasks.lifetime != nil && CapturedTaskIdentity.schedulerOfCurrentTask() === scheduler
+            return stillHeld ? .ranOnByAnOutsideActor : .capturedButLeft
         }
     }
 
@@ -99,6 +111,16 @@ enum DetachedSleepWarning {
                 It left virtual time: a continuation of it was resumed from a thread outside the \
                 scheduler (a Dispatch callback, a completion handler), so its next job went to the \
                 cooperative pool, where its timing cannot be deterministic. (Once per scheduler.)
+                """
+        case .ranOnByAnOutsideActor:
+            return """
+                a task called \(call) on \(scheduler) while running outside it, on an actor's \
+                executor; keep the actors the test's tasks await inside its world: made by the test, \
+                shared with no work outside it, and on the default executor.
+                It waited for an actor that work outside the scheduler held (an actor shared with \
+                another test or with the app), or one that runs on an executor of its own, and the \
+                thread that ran that actor ran the task on, beside the thread that drives the \
+                scheduler, so its timing cannot be deterministic. (Once per scheduler.)
                 """
         case .notCaptured:
             // The sleep itself runs on the cooperative pool whatever the task's isolation, so the

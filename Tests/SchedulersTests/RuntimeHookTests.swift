@@ -2,7 +2,7 @@
 import Testing
 import TestSupport
 
-/// `RuntimeHook` (Sources/Schedulers/Virtual/Capture/RuntimeHook.swift), over a word of the
+/// `RuntimeHook` (Sources/Schedulers/Virtual/Capture/Hooks/RuntimeHook.swift), over a word of the
 /// test's own standing in for the runtime's variable, so that other libraries' habits can be
 /// played out exactly, with no other test's capture in the way. The real thing, against
 /// swift-concurrency-extras itself, is Integrations/ConcurrencyExtras.

@@ -31,6 +31,13 @@ import XCTest
 ///   it starts and then waits for, and the task XCTest waits for is the world's body (the last
 ///   one started before the wait; also, in a synchronous method that waits, the last task it
 ///   started: its wake-ups come after the rest of their moment).
+/// - **A method that would wait for ever fails instead.** XCTest on Linux has no time limit
+///   of its own for a method. A method that waits while time moves on without end (a
+///   repeating action, a polling loop nobody stops) is reported after ten thousand moves of
+///   time in a row that ran none of its jobs; one that can never go on (nothing due, nothing
+///   pending, no Dispatch work of its world in flight: an `AsyncStream` nobody finishes) after
+///   ten of the scheduler's `waitWarningDelay`s of real time. Either way its task is then
+///   cancelled (its sleeps throw, a stream it iterates ends), so the method ends.
 /// - **When the method ends**, work still pending stays on its scheduler, which the next
 ///   method replaces.
 open class VirtualTimeTestCase: XCTestCase {
@@ -60,8 +67,9 @@ private struct RunLoopAdvance {
     private let timer: Timer
 
     init(_ scheduler: TestScheduler) {
+        let turns = RunLoopAdvancing()
         timer = Timer(timeInterval: 0.001, repeats: true) { [weak scheduler] timer in
-            guard let scheduler, scheduler.advanceAutomaticallyOnce() else { return }
+            guard let scheduler, scheduler.advanceAutomaticallyOnce(turns) else { return }
             // Work ran: the next turn of the run loop comes at once.
             timer.fireDate = Date(timeIntervalSinceReferenceDate: 0)
         }

@@ -113,6 +113,40 @@ final class VirtualTimeTestCaseTests: VirtualTimeTestCase {
         heartbeat?.dispose()
     }
 
+    /// A method that waits while a heartbeat keeps time moving without end is reported after
+    /// ten thousand moves of time in a row that ran none of its jobs, and its task is cancelled,
+    /// so the method ends (XCTest on Linux would wait for it for ever).
+    func testARunawayMethodIsReportedAndEnds() async {
+        let heartbeat = scheduler.schedule(after: .seconds(1), repeatingEvery: .seconds(1)) {}
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (_, warnings) = await scheduler.withExpectedWarnings {
+            for await _ in stream {}  // nobody yields or finishes
+        }
+        XCTAssertTrue(Task.isCancelled)
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("the test method on \(scheduler) waits while virtual time moves on without end") == true)
+        // The first move came after the method's own jobs had run; then ten thousand without
+        // any, and not one more: time moves no more by itself after the report.
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 10_001))
+        heartbeat?.dispose()
+        continuation.finish()
+    }
+
+    /// A method that can never go on (nothing due, nothing pending: a stream nobody finishes)
+    /// is reported after ten `waitWarningDelay`s of real time, and its task is cancelled.
+    func testAMethodThatCanNeverGoOnIsReportedAndEnds() async {
+        scheduler.waitWarningDelay = .milliseconds(20)
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let (_, warnings) = await scheduler.withExpectedWarnings {
+            for await _ in stream {}
+        }
+        XCTAssertTrue(Task.isCancelled)
+        XCTAssertEqual(warnings.count, 1)
+        XCTAssertTrue(warnings.first?.contains("the test method on \(scheduler) can never go on") == true)
+        XCTAssertEqual(scheduler.now, Date(timeIntervalSinceReferenceDate: 0))
+        continuation.finish()
+    }
+
     /// `setUp` and `tearDown` run inside the method's world (`tearDown` checks it after every
     /// method of this class).
     func testSetUpRunsInTheMethodsWorld() {

@@ -1,4 +1,5 @@
 @_spi(SchedulersInternal) import Disposables
+import Dispatch
 
 extension TestScheduler {
     /// How virtual time moves inside an asynchronous capture
@@ -149,18 +150,19 @@ extension TestScheduler {
         }
         if advancing.withoutProgress >= Self.runawayAdvances, !body.isFinished {
             advancing.stopped = true
-            reportRunaway(advancing.advances)
+            reportRunaway(advancing.advances, of: "the body of withCapturedTasks(advancing: .automatically)")
             body.cancel()
         }
         if advancing.advances % Self.advancesPerTurn == 0 { await Task.yield() }
     }
 
-    private func reportRunaway(_ advances: Int) {
+    /// - Parameter subject: What waits: the body of a capture, or XCTest's test method.
+    private func reportRunaway(_ advances: Int, of subject: String) {
         let pending = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
         Warning.emit("""
-            the body of withCapturedTasks(advancing: .automatically) on \(self) waits while virtual \
+            \(subject) on \(self) waits while virtual \
             time moves on without end: it moved by itself \(Self.runawayAdvances) times in a row \
-            without the body going on (\(advances) in all), to \
+            without it going on (\(advances) in all), to \
             \(Clock.Instant(time: core.now).date.timeIntervalSinceReferenceDate) s after 2001-01-01 \
             (\(pending.0) action(s) pending, \(pending.1) of them repeating), so its task is \
             cancelled and time moves no more by itself. The body waits for something that time \
@@ -198,21 +200,93 @@ extension TestScheduler {
     /// automatic advance, only the moves of time count for work arriving from outside.
     ///
     /// - Returns: whether anything ran: call it again at once; false when the world is idle.
-    package func advanceAutomaticallyOnce() -> Bool {
+    package func advanceAutomaticallyOnce(_ turns: RunLoopAdvancing) -> Bool {
         arrivals.promoteTestTask()
         var ran = false
+        var moved = false
         driver.drive {
             var moment = VirtualTimeCore.DriveMoment()
             while runNext(through: core.now, &moment) { ran = true }
             // Yields that ran out of rounds at this time (a loop waiting for a later time) are
             // waiting for time, like an idle world.
             let onlyYields = moment.yieldOnlyRounds >= VirtualTimeCore.yieldOnlyRoundLimit
-            guard !ran || onlyYields, let next = core.earliestPendingTime() else { return }
+            guard !turns.advancing.stopped, !ran || onlyYields, let next = core.earliestPendingTime() else { return }
             var jump = VirtualTimeCore.DriveMoment(time: core.now, yieldOnlyRounds: VirtualTimeCore.yieldOnlyRoundLimit)
+            moved = true
             if runNext(through: next, &jump) { ran = true }
         }
+        if moved { countMove(turns) }
+        noteIdleness(turns, ran: ran)
         return ran
     }
+
+    /// Counts a move of time, and stops a runaway (``runawayAdvances`` moves in a row that ran
+    /// none of the test method's jobs while it waits): reported, its task cancelled, and time
+    /// moves no more by itself.
+    private func countMove(_ turns: RunLoopAdvancing) {
+        turns.advancing.advances += 1
+        let progress = arrivals.bodyProgress
+        if progress != turns.advancing.lastProgress {
+            turns.advancing.lastProgress = progress
+            turns.advancing.withoutProgress = 0
+            return
+        }
+        turns.advancing.withoutProgress += 1
+        guard turns.advancing.withoutProgress >= Self.runawayAdvances, arrivals.hasTestTask else { return }
+        turns.advancing.stopped = true
+        reportRunaway(turns.advancing.advances, of: "the test method")
+        cancelTestTaskInADrive()
+    }
+
+    /// Cancels the test method's task from an action, run at the next turn: its wake-up (a
+    /// stream's end, a sleep's throw) is then queued from inside a drive, as the world's own
+    /// work, not as work arriving from outside (a report of its own).
+    private func cancelTestTaskInADrive() {
+        let arrivals = arrivals
+        core.enqueueWithoutDisposable(action: { arrivals.cancelTestTask() }) { now in now }
+    }
+
+    /// Reports a test method that can never go on (as CapturedBodyDriver.swift does a body), once its
+    /// world has been idle for ten ``waitWarningDelay``s of real time in a row, and cancels its
+    /// task, so that XCTest, which has no time limit of its own on Linux, does not wait for it
+    /// for ever.
+    private func noteIdleness(_ turns: RunLoopAdvancing, ran: Bool) {
+        let idle = !ran && arrivals.hasTestTask && core.earliestPendingTime() == nil
+            && core.state.withLock({ $0.heldYields.isEmpty }) && dispatchHold(core.worldClockPointer) == nil
+        guard idle else {
+            turns.idleSince = nil
+            return
+        }
+        // The package's own real time, on a thread whose readings may be virtual.
+        let now = withRealReadings { DispatchTime.now().uptimeNanoseconds }
+        guard let since = turns.idleSince else {
+            turns.idleSince = now
+            return
+        }
+        let limit = UInt64(max(0, waitWarningNanoseconds.load(ordering: .relaxed))) * UInt64(Self.cannotGoOnDelays)
+        guard now - since >= limit, core.warnOnce(.bodyCannotGoOn) else { return }
+        // On XCTest's thread, in the running test: given at once.
+        Warning.emit("""
+            the test method on \(self) can never go on: it has waited \(waitWarningDelay * Self.cannotGoOnDelays) \
+            of real time with nothing due, nothing pending and no Dispatch work of its world in \
+            flight, so its task is cancelled. Finish what it awaits (an AsyncStream's continuation, \
+            a CheckedContinuation, the task it waits for), or, if it waits for the real world (a \
+            network request), raise scheduler.waitWarningDelay. (Once per scheduler.)
+            """, about: self)
+        cancelTestTaskInADrive()
+    }
+}
+
+/// What the automatic advance of a test method's run loop keeps between its turns
+/// (SchedulersTestSupport's `VirtualTimeTestCase`). Touched on the capture's thread only.
+package final class RunLoopAdvancing: @unchecked Sendable {
+    // `@unchecked`: the run loop's timer, which holds it, fires on the capture's thread only.
+    var advancing = AutomaticAdvance()
+    /// Real time (uptime nanoseconds) of the first of the idle turns in a row; nil after a
+    /// turn that was not idle.
+    var idleSince: UInt64?
+
+    package init() {}
 }
 
 extension TestScheduler {

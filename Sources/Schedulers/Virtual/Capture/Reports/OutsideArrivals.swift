@@ -62,6 +62,9 @@ final class OutsideArrivals: Sendable {
     /// body's do. For an `async` method that is the task XCTest runs it in (and one for an
     /// `async` `setUp` or `tearDown`): XCTest starts it and waits for it at once. Addresses;
     /// 0: none. Touched on the capture's thread only (the body's code and the run loop's turns).
+    /// Each holds a reference to its task (taken as the task's first job is queued, when it is
+    /// surely alive), so that a runaway's or a stuck body's task can be cancelled
+    /// (``cancelTestTask()``) even after it ended.
     private let wantsTestTasks = Atomic<Bool>(false)
     private let latestTestTask = Atomic<UInt>(0)
     private let promotedTestTask = Atomic<UInt>(0)
@@ -79,7 +82,9 @@ final class OutsideArrivals: Sendable {
         guard wantsTestTasks.load(ordering: .relaxed), !inDrive, CapturedTaskIdentity.isTask(job),
             CapturedTasks.currentTaskAddress == 0
         else { return }
-        latestTestTask.store(CapturedTasks.address(of: job), ordering: .relaxed)
+        let task = CapturedTasks.address(of: job)
+        retainTask(task)
+        releaseTask(latestTestTask.exchange(task, ordering: .relaxed))
     }
 
     /// A turn of the run loop drives the world: the task it waits for is the body now, in place
@@ -90,15 +95,41 @@ final class OutsideArrivals: Sendable {
         guard latest != promoted else { return }
         if promoted != 0 { bodyEnded(promoted) }
         if latest != 0 { bodyBegan(latest) }
-        promotedTestTask.store(latest, ordering: .relaxed)
+        retainTask(latest)
+        releaseTask(promotedTestTask.exchange(latest, ordering: .relaxed))
     }
 
     /// The test method returned: no task of it is a body any more.
     func endTestTasks() {
         wantsTestTasks.store(false, ordering: .relaxed)
-        latestTestTask.store(0, ordering: .relaxed)
+        releaseTask(latestTestTask.exchange(0, ordering: .relaxed))
         let promoted = promotedTestTask.exchange(0, ordering: .relaxed)
         if promoted != 0 { bodyEnded(promoted) }
+        releaseTask(promoted)
+    }
+
+    /// Whether a task of the test method is the body (see ``promoteTestTask()``).
+    var hasTestTask: Bool { promotedTestTask.load(ordering: .relaxed) != 0 }
+
+    /// Cancels the task the test method's run loop treats as the body (a runaway, or a body
+    /// that can never go on): its sleeps throw and a stream it iterates ends, so XCTest's wait
+    /// for it ends. On the capture's thread.
+    func cancelTestTask() {
+        let task = promotedTestTask.load(ordering: .relaxed)
+        guard task != 0, let pointer = UnsafeRawPointer(bitPattern: task) else { return }
+        swiftTaskCancel(pointer)
+    }
+
+    /// A task is a heap object: the runtime's own retain keeps it from being freed while its
+    /// address is held here.
+    private func retainTask(_ task: UInt) {
+        guard let pointer = UnsafeRawPointer(bitPattern: task) else { return }
+        _ = swiftRetain(pointer)
+    }
+
+    private func releaseTask(_ task: UInt) {
+        guard let pointer = UnsafeRawPointer(bitPattern: task) else { return }
+        swiftRelease(pointer)
     }
 
     /// Set when a body sleeps (on a real clock or on the scheduler's), cleared when any job of a
@@ -234,4 +265,19 @@ extension TestScheduler {
     func emitPendingReport() {
         for message in arrivals.takeDeferred() { Warning.emit(message, about: self) }
     }
+}
+
+/// The runtime's `swift_task_cancel(AsyncTask *)` (what `Task.cancel()` calls), and its
+/// `swift_retain` and `swift_release` (a task is a heap object), for a task known only by its
+/// address. Looked up, as the runtime's other entry points here are: every runtime since Swift
+/// 5.5 exports them, and a runtime name declared with `@_silgen_name` draws a warning.
+private let swiftTaskCancel: @convention(c) (UnsafeRawPointer) -> Void = runtimeFunction("swift_task_cancel")
+private let swiftRetain: @convention(c) (UnsafeRawPointer) -> UnsafeRawPointer = runtimeFunction("swift_retain")
+private let swiftRelease: @convention(c) (UnsafeRawPointer) -> Void = runtimeFunction("swift_release")
+
+private func runtimeFunction<F>(_ name: String) -> F {
+    guard let address = RuntimeSymbol.address(of: name) else {
+        fatalError("OutsideArrivals: the Swift runtime does not export \(name)")
+    }
+    return unsafeBitCast(address, to: F.self)
 }

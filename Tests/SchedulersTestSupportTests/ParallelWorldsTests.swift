@@ -6,10 +6,9 @@ import TestSupport
 // Parallel tests stay apart: eight `.virtualTime` suites of a hundred cases each, run in
 // parallel in one process (Swift Testing's default), each case sleeping for durations of its
 // own in its body and in tasks it starts. Each must see its own scheduler from every task, time
-// moving by exactly its own sleeps, and no report. The sleeps are on the scheduler's clock: a
-// real-clock sleep's deadline is still recovered from real-time readings, which can miss by a
-// millisecond on a loaded machine (RealClockTimeline.swift) until the clock readings inside a
-// world are virtual.
+// moving by exactly its own sleeps, and no report. The sleeps are on the scheduler's clock and on
+// the real clocks (`Task.sleep`, `ContinuousClock`), whose readings inside a world are its
+// virtual time.
 
 enum ParallelWorld {
     static func check(suite: Int, case index: Int) async throws {
@@ -20,17 +19,24 @@ enum ParallelWorld {
         let clock = scheduler.clock
         let worker = Task {
             var seen: [TestScheduler?] = []
-            for _ in 0..<3 {
-                try await clock.sleep(for: step)
+            for round in 0..<3 {
+                // The scheduler's clock, then both real clocks, un-injected.
+                switch round {
+                case 0: try await clock.sleep(for: step)
+                case 1: try await Task.sleep(for: step)
+                default: try await ContinuousClock().sleep(until: .now + step)
+                }
                 seen.append(TestScheduler.capturing)
             }
             return seen
         }
         let onMain = Task { @MainActor in
-            try await clock.sleep(for: step * 2)
+            try await Task.sleep(for: step * 2)
             return TestScheduler.capturing
         }
+        let start = ContinuousClock.now
         try await clock.sleep(for: step)
+        #expect(start.duration(to: .now) == step)
         #expect(TestScheduler.capturing === scheduler)
         let seen = try await worker.value
         #expect(seen.count == 3 && seen.allSatisfy { $0 === scheduler })

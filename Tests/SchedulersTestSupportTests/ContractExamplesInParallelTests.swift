@@ -1,0 +1,42 @@
+import Foundation
+import SchedulersTestSupport
+import Testing
+import TestSupport
+
+// The contract's three `.virtualTime` examples, with their bodies as written, as a thousand
+// cases each (a hundred under a sanitizer). Swift Testing runs the cases of the three tests in
+// parallel in one process, so every case shares the runtime's hooks with hundreds of other
+// worlds: each must still see exactly its own time.
+
+@Suite(.ownThread, .timeLimit(.minutes(5))) struct ContractExamplesInParallelTests {
+    @Test(.virtualTime, arguments: 0..<stressCount(1_000)) @MainActor func debounces(run: Int) async throws {
+        let start = ContinuousClock.now                  // virtual inside the test
+        let model = SearchModel(backend: { ["\($0)!"] })
+        model.queryChanged("s")
+        try await Task.sleep(for: .milliseconds(100))    // the test lets 100 ms pass
+        model.queryChanged("sw")
+        try await Task.sleep(for: .milliseconds(299))
+        #expect(model.results == [])
+        try await Task.sleep(for: .milliseconds(1))
+        #expect(model.results == ["sw!"])
+        #expect(start.duration(to: .now) == .milliseconds(400))
+    }
+
+    @Test(.virtualTime(startDate: Date(timeIntervalSince1970: 1_700_000_000)), arguments: 0..<stressCount(1_000))
+    func tokenExpires(run: Int) async throws {
+        let issued = Date()                               // 2023-11-14 22:13:20 UTC, every run
+        try await Task.sleep(for: .seconds(3_600))
+        #expect(Date().timeIntervalSince(issued) == 3_600)
+        #expect(issued == Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    @Test(.virtualTime(advancing: .manually), arguments: 0..<stressCount(1_000)) func firesOnce(run: Int) async throws {
+        let scheduler = try #require(TestScheduler.capturing)
+        let fired = Counter()   // the contract's `Mutex`: the package's tests lock with `Lock`
+        Task { try await Task.sleep(for: .seconds(1)); fired.increment() }
+        await scheduler.clock.advance(by: .milliseconds(999))
+        #expect(fired.value == 0)
+        await scheduler.clock.advance(by: .milliseconds(1))
+        #expect(fired.value == 1)
+    }
+}

@@ -150,19 +150,21 @@ extension TestScheduler {
         }
         if advancing.withoutProgress >= Self.runawayAdvances, !body.isFinished {
             advancing.stopped = true
-            reportRunaway(advancing.advances, of: "the body of withCapturedTasks(advancing: .automatically)")
+            reportRunaway(advancing.advances, of: "the body of withCapturedTasks(advancing: .automatically)", called: "the body")
             body.cancel()
         }
         if advancing.advances % Self.advancesPerTurn == 0 { await Task.yield() }
     }
 
-    /// - Parameter subject: What waits: the body of a capture, or XCTest's test method.
-    private func reportRunaway(_ advances: Int, of subject: String) {
+    /// - Parameters:
+    ///   - subject: What waits: the body of a capture, or XCTest's test method.
+    ///   - name: What the rest of the message calls it.
+    private func reportRunaway(_ advances: Int, of subject: String, called name: String) {
         let pending = core.state.withLock { ($0.liveCount, $0.slots.liveRepeatingCount) }
         Warning.emit("""
             \(subject) on \(self) waits while virtual \
             time moves on without end: it moved by itself \(Self.runawayAdvances) times in a row \
-            without it going on (\(advances) in all), to \
+            without \(name) going on (\(advances) in all), to \
             \(Clock.Instant(time: core.now).date.timeIntervalSinceReferenceDate) s after 2001-01-01 \
             (\(pending.0) action(s) pending, \(pending.1) of them repeating), so its task is \
             cancelled and time moves no more by itself. The body waits for something that time \
@@ -234,7 +236,7 @@ extension TestScheduler {
         turns.advancing.withoutProgress += 1
         guard turns.advancing.withoutProgress >= Self.runawayAdvances, arrivals.hasTestTask else { return }
         turns.advancing.stopped = true
-        reportRunaway(turns.advancing.advances, of: "the test method")
+        reportRunaway(turns.advancing.advances, of: "the test method", called: "the method")
         cancelTestTaskInADrive()
     }
 

@@ -57,7 +57,7 @@ final class OutsideArrivals: Sendable {
 
     /// The task XCTest waits for (SchedulersTestSupport's `VirtualTimeTestCase`): the last task
     /// the test method's synchronous capture started from its own code, before a turn of the run
-    /// loop XCTest spins drives the world (``TestScheduler/advanceAutomaticallyOnce()``). It
+    /// loop XCTest spins drives the world (``TestScheduler/advanceAutomaticallyOnce(_:)``). It
     /// is then a body, as an asynchronous capture's task is, and its sleeps let time pass as a
     /// body's do. For an `async` method that is the task XCTest runs it in (and one for an
     /// `async` `setUp` or `tearDown`): XCTest starts it and waits for it at once. Addresses;

@@ -37,7 +37,8 @@ import XCTest
 ///   time in a row that ran none of its jobs; one that can never go on (nothing due, nothing
 ///   pending, no Dispatch work of its world in flight: an `AsyncStream` nobody finishes) after
 ///   ten of the scheduler's `waitWarningDelay`s of real time. Either way its task is then
-///   cancelled (its sleeps throw, a stream it iterates ends), so the method ends.
+///   cancelled: its sleeps throw and a stream it iterates ends, so a method waiting on those
+///   ends (a wait that ignores cancellation, such as a continuation nobody resumes, does not).
 /// - **When the method ends**, work still pending stays on its scheduler, which the next
 ///   method replaces.
 open class VirtualTimeTestCase: XCTestCase {

@@ -66,7 +66,7 @@ extension TestScheduler: TaskExecutor {
         let executor = asUnownedTaskExecutor()
         let arrivals = arrivals
         arrivals.noteQueued(job)
-        arrivals.noteStarted(job, inDrive: inDrive)
+        arrivals.noteStarted(job, inDrive: inDrive, by: self)
         let isYield = YieldedJob.isYield(job)
         // A captured task's run records the drive epoch it ended in: from there on it waits, and
         // work arriving for it from outside is judged by that (OutsideArrivals.swift). Unretained:

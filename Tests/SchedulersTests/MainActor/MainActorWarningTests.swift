@@ -123,6 +123,35 @@ import TestSupport
         #expect(DetachedSleepWarning.printCount(for: scheduler) == 0)
     }
 
+    /// A task handed to the real main actor stays there: a job it queues on the executor it
+    /// runs on (its stand-in, where it suspended in the world before), here a `Task.yield()`,
+    /// goes back to the main queue, not into virtual time to wait for a drive.
+    @Test func whatAHandedOffTaskQueuesOnItsStandInStaysOnTheMainActor() async {
+        let scheduler = TestScheduler()
+        let reached = Locked(false)
+        let (_, warnings) = await Warning.capture(about: scheduler) {
+            // Its first job runs in the world, on the main actor; it sleeps there.
+            await MainActor.run {
+                scheduler.withCapturedTasks {
+                    Task { @MainActor in
+                        try? await scheduler.clock.sleep(for: .seconds(1))
+                        await Task.yield()
+                        reached.withLock { $0 = true }
+                        try? await scheduler.clock.sleep(for: .seconds(1))
+                    }
+                    scheduler.advance(by: 0)
+                }
+            }
+            #expect(scheduler.pendingCount == 1)
+            // Woken by a drive off the main actor: handed to the real main actor.
+            synchronously(scheduler) { scheduler.advance(by: 1) }
+            #expect(await waitUntilOffPool { reached.value && scheduler.pendingCount == 1 })
+            scheduler.advance(by: 1)
+        }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("Schedulers warning: a main-actor job of a task started inside withCapturedTasks") == true)
+    }
+
     /// A captured task whose main-actor job went to the real main actor has left virtual time
     /// for good: while another capture (a parallel test's) holds the runtime's hooks, its next
     /// main-actor check is not answered with its scheduler's stand-in, which would park it there

@@ -203,7 +203,9 @@ extension TestScheduler {
     ///
     /// - Returns: whether anything ran: call it again at once; false when the world is idle.
     package func advanceAutomaticallyOnce(_ turns: RunLoopAdvancing) -> Bool {
-        arrivals.promoteTestTask()
+        // A new body (the method's task after an `async` setUp's, or tearDown's after the
+        // method's) starts with counts of its own.
+        if arrivals.promoteTestTask() { turns.restart() }
         var ran = false
         var moved = false
         driver.drive {
@@ -289,6 +291,11 @@ package final class RunLoopAdvancing: @unchecked Sendable {
     var idleSince: UInt64?
 
     package init() {}
+
+    func restart() {
+        advancing = AutomaticAdvance()
+        idleSince = nil
+    }
 }
 
 extension TestScheduler {

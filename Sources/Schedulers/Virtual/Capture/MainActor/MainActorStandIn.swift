@@ -1,5 +1,6 @@
 @_spi(SchedulersInternal) import Disposables
 import Dispatch
+import Synchronization
 
 #if canImport(Darwin)
 import Darwin
@@ -112,6 +113,12 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             DispatchQueue.main.async { self.runDeferred(job) }
             return
         }
+        // Work of a task handed to the real main actor: there again, never into virtual time.
+        if Self.hasHandedOff.load(ordering: .relaxed), isHandedOff(job) {
+            CapturedTaskIdentity.leave(job)
+            DispatchQueue.main.async { self.runHandedOff(job) }
+            return
+        }
         // The scheduler is gone: released without running (see "Lifetime").
         guard let scheduler, !scheduler.core.isClosed else { return }
         let core = scheduler.core
@@ -167,10 +174,35 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             // back whenever some capture (a parallel test's too) held the hooks at its next
             // main-actor check, and wait there for a drive that its test never makes.
             CapturedTaskIdentity.leave(job)
+            Self.hasHandedOff.store(true, ordering: .relaxed)
             // To the main queue, which holds the main actor while the block runs; not through
             // the runtime, which would hand a captured task straight back to this executor.
-            DispatchQueue.main.async { self.runDeferred(job) }
+            DispatchQueue.main.async { self.runHandedOff(job) }
         }
+    }
+
+    /// The thread running a job handed to the real main actor (``runHandedOff(_:)``), while it
+    /// runs; 0: none. The main queue runs one block at a time, so one word serves every
+    /// stand-in.
+    private static let handedOffRunner = Atomic<UInt>(0)
+
+    /// Whether any stand-in has handed a job to the real main actor: until then, ``enqueue(_:)``
+    /// pays one atomic load for the check.
+    private static let hasHandedOff = Atomic<Bool>(false)
+
+    /// Whether `job` belongs to work handed to the real main actor: its task has left its world
+    /// (a continuation of it resumed here, the executor it suspended on), or the job is queued
+    /// here by a handed-off job as it runs (a `Task.yield()`, whose job is not the task's).
+    private func isHandedOff(_ job: UnownedJob) -> Bool {
+        Self.handedOffRunner.load(ordering: .relaxed) == currentThreadIdentity() || CapturedTaskIdentity.hasLeft(job)
+    }
+
+    /// Runs a job handed to the real main actor, on the main queue, marking the thread while it
+    /// runs: what it queues here goes back to the main queue (``isHandedOff(_:)``).
+    private func runHandedOff(_ job: UnownedJob) {
+        Self.handedOffRunner.store(currentThreadIdentity(), ordering: .relaxed)
+        runDeferred(job)
+        Self.handedOffRunner.store(0, ordering: .relaxed)
     }
 
     /// Runs a job that ``AsyncDrive`` deferred, now that it holds the main actor.

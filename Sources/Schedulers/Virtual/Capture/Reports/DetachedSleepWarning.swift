@@ -42,7 +42,9 @@ enum DetachedSleepWarning {
         if cause == .notCaptured, isolation == nil, scheduler.adoptCurrentTask() { return true }
         // A captured main-actor job that a synchronous drive off the main actor sent to the main
         // queue: that warning named the cause already, and the test is told once.
-        if cause == .capturedButLeft, scheduler.core.hasWarned(.drivenOffTheMainActor) { return false }
+        if cause != .notCaptured, cause != .prefersAnotherExecutor, scheduler.core.hasWarned(.drivenOffTheMainActor) {
+            return false
+        }
         let isFirst = warned.withLock { entries -> Bool in
             entries.removeAll { $0.scheduler == nil }
             if entries.contains(where: { $0.scheduler === scheduler }) { return false }

@@ -74,13 +74,15 @@ final class OutsideArrivals: Sendable {
         wantsTestTasks.store(true, ordering: .relaxed)
     }
 
-    /// Notes `job`'s task if the capture's own code queues it (in no task, and not in a drive
-    /// of the scheduler, `inDrive`): the task XCTest waits for next, if it waits. One relaxed
-    /// load otherwise.
+    /// Notes `job`'s task if the capture's own code queues it (on the capture's thread, in no
+    /// task, and not in a drive of the scheduler, `inDrive`): the task XCTest waits for next, if
+    /// it waits. One relaxed load otherwise. Never from another thread (a Dispatch callback
+    /// resuming a captured task is in no task and no drive either): the notes and their
+    /// references are the capture's thread's alone.
     @inline(__always)
-    func noteStarted(_ job: UnownedJob, inDrive: Bool) {
+    func noteStarted(_ job: UnownedJob, inDrive: Bool, by scheduler: TestScheduler) {
         guard wantsTestTasks.load(ordering: .relaxed), !inDrive, CapturedTaskIdentity.isTask(job),
-            CapturedTasks.currentTaskAddress == 0
+            CapturedTasks.currentTaskAddress == 0, CapturedTasks.slot == Unmanaged.passUnretained(scheduler).toOpaque()
         else { return }
         let task = CapturedTasks.address(of: job)
         retainTask(task)
@@ -89,14 +91,17 @@ final class OutsideArrivals: Sendable {
 
     /// A turn of the run loop drives the world: the task it waits for is the body now, in place
     /// of the one before.
-    func promoteTestTask() {
+    /// - Returns: whether the body changed.
+    @discardableResult
+    func promoteTestTask() -> Bool {
         let latest = latestTestTask.load(ordering: .relaxed)
         let promoted = promotedTestTask.load(ordering: .relaxed)
-        guard latest != promoted else { return }
+        guard latest != promoted else { return false }
         if promoted != 0 { bodyEnded(promoted) }
         if latest != 0 { bodyBegan(latest) }
         retainTask(latest)
         releaseTask(promotedTestTask.exchange(latest, ordering: .relaxed))
+        return true
     }
 
     /// The test method returned: no task of it is a body any more.

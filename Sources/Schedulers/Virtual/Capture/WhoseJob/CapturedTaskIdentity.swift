@@ -140,6 +140,17 @@ enum CapturedTaskIdentity {
         }
     }
 
+    /// Whether `job` is a job of a task that left its world (``leave(_:)``).
+    static func hasLeft(_ job: UnownedJob) -> Bool {
+        guard isTask(job) else { return false }
+        let address = TaskAddress(address: CapturedTasks.address(of: job))
+        let taskID = taskID(of: job)
+        return entries.withLock { entries in
+            guard let entry = entries[address], entry.taskID == taskID else { return false }
+            return entry.hasLeft
+        }
+    }
+
     /// Enters the running task, which sleeps on `scheduler` from outside every world, as
     /// adopted by it (AdoptedTasks in TestScheduler+AdoptedTasks.swift): from now on, a job of
     /// the task enqueued while `scheduler` runs work on the enqueuing thread (its wake-up, in a

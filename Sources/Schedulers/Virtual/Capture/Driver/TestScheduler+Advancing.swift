@@ -139,16 +139,8 @@ extension TestScheduler {
         // rounds of nothing but yields had run out here).
         var moment = VirtualTimeCore.DriveMoment(time: core.now, yieldOnlyRounds: VirtualTimeCore.yieldOnlyRoundLimit)
         _ = await driveOne(through: next, &moment, isolation: isolation)
-        advancing.advances += 1
         advancing.yieldRounds = 0
-        let progress = arrivals.bodyProgress
-        if progress != advancing.lastProgress {
-            advancing.lastProgress = progress
-            advancing.withoutProgress = 0
-        } else {
-            advancing.withoutProgress += 1
-        }
-        if advancing.withoutProgress >= Self.runawayAdvances, !body.isFinished {
+        if advancing.countMove(bodyProgress: arrivals.bodyProgress), !body.isFinished {
             advancing.stopped = true
             reportRunaway(advancing.advances, of: "the body of withCapturedTasks(advancing: .automatically)", called: "the body")
             body.cancel()
@@ -187,6 +179,21 @@ struct AutomaticAdvance {
     var withoutProgress = 0
     /// A runaway was reported and its body cancelled: time moves no more by itself.
     var stopped = false
+
+    /// Counts a move of time, given the body's progress after it
+    /// (``OutsideArrivals/bodyProgress``).
+    /// - Returns: whether the moves in a row without progress reached
+    ///   ``TestScheduler/runawayAdvances``: a runaway.
+    mutating func countMove(bodyProgress progress: UInt64) -> Bool {
+        advances += 1
+        if progress != lastProgress {
+            lastProgress = progress
+            withoutProgress = 0
+        } else {
+            withoutProgress += 1
+        }
+        return withoutProgress >= TestScheduler.runawayAdvances
+    }
 }
 
 extension TestScheduler {
@@ -228,15 +235,7 @@ extension TestScheduler {
     /// none of the test method's jobs while it waits): reported, its task cancelled, and time
     /// moves no more by itself.
     private func countMove(_ turns: RunLoopAdvancing) {
-        turns.advancing.advances += 1
-        let progress = arrivals.bodyProgress
-        if progress != turns.advancing.lastProgress {
-            turns.advancing.lastProgress = progress
-            turns.advancing.withoutProgress = 0
-            return
-        }
-        turns.advancing.withoutProgress += 1
-        guard turns.advancing.withoutProgress >= Self.runawayAdvances, arrivals.hasTestTask else { return }
+        guard turns.advancing.countMove(bodyProgress: arrivals.bodyProgress), arrivals.hasTestTask else { return }
         turns.advancing.stopped = true
         reportRunaway(turns.advancing.advances, of: "the test method", called: "the method")
         cancelTestTaskInADrive()

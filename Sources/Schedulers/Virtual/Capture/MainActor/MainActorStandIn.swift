@@ -113,15 +113,22 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             DispatchQueue.main.async { self.runDeferred(job) }
             return
         }
-        // Work of a task handed to the real main actor: there again, never into virtual time.
-        if Self.hasHandedOff.load(ordering: .relaxed), isHandedOff(job) {
-            CapturedTaskIdentity.leave(job)
-            DispatchQueue.main.async { self.runHandedOff(job) }
+        // Queued by a job handed to the real main actor as it runs (a `Task.yield()`, whose job
+        // is not the task's): there again, never into virtual time.
+        if isQueuedByHandedOffWork {
+            handOff(job)
             return
         }
         // The scheduler is gone: released without running (see "Lifetime").
         guard let scheduler, !scheduler.core.isClosed else { return }
         let core = scheduler.core
+        // A job of a task that left its world (a continuation resumed here, the executor it
+        // suspended on): back to the main queue too. Looked up only for a scheduler that has
+        // handed work off.
+        if core.hasWarned(.drivenOffTheMainActor), CapturedTaskIdentity.hasLeft(job) {
+            handOff(job)
+            return
+        }
         // The task a running yield resumes, or a hop of the running task: on at once.
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
             && CapturedJobRun.parkHop(job, onStandIn: true)
@@ -173,11 +180,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
             // Out of virtual time for good. Still the world's by identity, the task would come
             // back whenever some capture (a parallel test's too) held the hooks at its next
             // main-actor check, and wait there for a drive that its test never makes.
-            CapturedTaskIdentity.leave(job)
-            Self.hasHandedOff.store(true, ordering: .relaxed)
-            // To the main queue, which holds the main actor while the block runs; not through
-            // the runtime, which would hand a captured task straight back to this executor.
-            DispatchQueue.main.async { self.runHandedOff(job) }
+            handOff(job)
         }
     }
 
@@ -186,19 +189,26 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
     /// stand-in.
     private static let handedOffRunner = Atomic<UInt>(0)
 
-    /// Whether any stand-in has handed a job to the real main actor: until then, ``enqueue(_:)``
-    /// pays one atomic load for the check.
-    private static let hasHandedOff = Atomic<Bool>(false)
+    /// Whether the calling thread is running a job handed to the real main actor: one atomic
+    /// load while none runs.
+    private var isQueuedByHandedOffWork: Bool {
+        let runner = Self.handedOffRunner.load(ordering: .relaxed)
+        return runner != 0 && runner == currentThreadIdentity()
+    }
 
-    /// Whether `job` belongs to work handed to the real main actor: its task has left its world
-    /// (a continuation of it resumed here, the executor it suspended on), or the job is queued
-    /// here by a handed-off job as it runs (a `Task.yield()`, whose job is not the task's).
-    private func isHandedOff(_ job: UnownedJob) -> Bool {
-        Self.handedOffRunner.load(ordering: .relaxed) == currentThreadIdentity() || CapturedTaskIdentity.hasLeft(job)
+    /// Hands `job` to the real main actor, out of virtual time for good. Still the world's by
+    /// identity, its task would come back whenever some capture (a parallel test's too) held
+    /// the hooks at its next main-actor check, and wait there for a drive that its test never
+    /// makes; so it leaves its world (``CapturedTaskIdentity/leave(_:)``). To the main queue,
+    /// which holds the main actor while the block runs; not through the runtime, which would
+    /// hand a captured task straight back to this executor.
+    private func handOff(_ job: UnownedJob) {
+        CapturedTaskIdentity.leave(job)
+        DispatchQueue.main.async { self.runHandedOff(job) }
     }
 
     /// Runs a job handed to the real main actor, on the main queue, marking the thread while it
-    /// runs: what it queues here goes back to the main queue (``isHandedOff(_:)``).
+    /// runs: what it queues here goes back to the main queue (``isQueuedByHandedOffWork``).
     private func runHandedOff(_ job: UnownedJob) {
         Self.handedOffRunner.store(currentThreadIdentity(), ordering: .relaxed)
         runDeferred(job)

@@ -8,7 +8,8 @@ import Foundation
 /// that captures nothing, a detached task, an `async` test's own task) is adopted
 /// (TestScheduler+AdoptedTasks.swift): the drive that wakes it runs it on. Any other task that
 /// runs elsewhere (it prefers another executor, it is isolated to an actor, it is a captured
-/// task resumed from outside, or one that an actor outside the world ran on) wakes up when the scheduler is driven, but then continues beside
+/// task resumed from outside, or one that an actor outside the world ran on) wakes up when the
+/// scheduler is driven, but then continues beside
 /// the driving thread: `advance` may return before it has done anything, or after it has done
 /// everything. Nothing can make that deterministic, so the scheduler says so, once.
 ///

@@ -130,24 +130,24 @@ enum CapturedTaskIdentity {
     /// actor. Nothing then answers the main actor's executor, or takes a job, for it by its
     /// identity (a job of an actor or a continuation is not a task's, and nothing changes).
     static func leave(_ job: UnownedJob) {
-        guard isTask(job) else { return }
-        let address = TaskAddress(address: CapturedTasks.address(of: job))
-        let taskID = taskID(of: job)
-        entries.withLock { entries in
-            guard var entry = entries[address], entry.taskID == taskID else { return }
-            entry.hasLeft = true
-            entries[address] = entry
-        }
+        withEntry(of: job) { $0.hasLeft = true }
     }
 
     /// Whether `job` is a job of a task that left its world (``leave(_:)``).
     static func hasLeft(_ job: UnownedJob) -> Bool {
-        guard isTask(job) else { return false }
+        withEntry(of: job) { $0.hasLeft } ?? false
+    }
+
+    /// `body` on the entry of `job`'s task, under the lock; nil if `job` is not a task's or
+    /// its task has no entry.
+    private static func withEntry<R: Sendable>(of job: UnownedJob, _ body: (inout Entry) -> R) -> R? {
+        guard isTask(job) else { return nil }
         let address = TaskAddress(address: CapturedTasks.address(of: job))
         let taskID = taskID(of: job)
         return entries.withLock { entries in
-            guard let entry = entries[address], entry.taskID == taskID else { return false }
-            return entry.hasLeft
+            guard var entry = entries[address], entry.taskID == taskID else { return nil }
+            defer { entries[address] = entry }
+            return body(&entry)
         }
     }
 

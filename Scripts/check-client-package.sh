@@ -72,22 +72,43 @@ if [ "$output" != "The sum is 5050." ]; then
     exit 1
 fi
 
-# An app links only Schedulers: its binary defines none of the C library and Dispatch functions
-# that the test-support product defines (Sources/VirtualReadings), so production code never
-# reads a clock through ours. The same check on the package's own test binary, which links the
-# test-support product, must find them: that proves the check can fail.
+# An app links only Schedulers, and nothing in its binary touches what only tests may: it
+# defines none of the C library and Dispatch functions that the test-support product defines
+# (Sources/VirtualReadings), so production code never reads a clock through ours, and it names
+# none of the Swift runtime's hook variables and no symbol of Swift Testing or XCTest, which only
+# the test support lends (Sources/Schedulers/Shared/TestSupportLink.swift), so it can install no
+# hook and look up no test framework. The same checks on the package's own test binary, which
+# links the test-support product, must find them: that proves each check can fail.
 interposed() {
     nm --defined-only "$1" | awk '$2 == "T" && $3 ~ /^(clock_gettime|dispatch_.*)$/ { print $3 }'
 }
-found=$(interposed "$(swift build --package-path "$work/Client" --show-bin-path)/Client")
+test_only_names() {
+    { grep -a -o -E 'swift_task_[A-Za-z]+_hook|[$]s7Testing[A-Za-z0-9_]+|[$]s6XCTest[A-Za-z0-9_]+' "$1" || true; } | sort -u
+}
+client_binary="$(swift build --package-path "$work/Client" --show-bin-path)/Client"
+found=$(interposed "$client_binary")
 if [ -n "$found" ]; then
     echo "check-client-package: the client, which links only Schedulers, defines $found" >&2
     exit 1
 fi
-tests_binary="$(swift build --show-bin-path)/SchedulersPackageTests.xctest"
-if [ -e "$tests_binary" ] && [ -z "$(interposed "$tests_binary")" ]; then
-    echo "check-client-package: the test binary ($tests_binary) defines no clock_gettime: the check above proves nothing" >&2
+found=$(test_only_names "$client_binary")
+if [ -n "$found" ]; then
+    echo "check-client-package: the client, which links only Schedulers, names what only tests may:" >&2
+    echo "$found" >&2
     exit 1
+fi
+tests_binary="$(swift build --show-bin-path)/SchedulersPackageTests.xctest"
+if [ -e "$tests_binary" ]; then
+    if [ -z "$(interposed "$tests_binary")" ]; then
+        echo "check-client-package: the test binary ($tests_binary) defines no clock_gettime: the check above proves nothing" >&2
+        exit 1
+    fi
+    for name in swift_task_enqueueGlobal_hook swift_task_getMainExecutor_hook '$s7Testing' '$s6XCTest'; do
+        if ! test_only_names "$tests_binary" | grep -q -F "$name"; then
+            echo "check-client-package: the test binary ($tests_binary) does not name $name: the check above proves nothing" >&2
+            exit 1
+        fi
+    done
 fi
 
 # The commented-out `from:` line, in place of a live branch line: resolves to the tag.

@@ -13,8 +13,9 @@
 #
 # A workload written NAME/COUNT runs at COUNT and 3 x COUNT operations instead (the task
 # workloads, whose 150,000 tasks would take minutes under callgrind). A NAME ending in -in-tests
-# runs NAME without it in the `workload-in-tests` executable, which links SchedulersTestSupport
-# as a test binary does (captured-task-in-tests/5000).
+# runs NAME without it in the `workload-in-tests` executable (captured-task-in-tests/5000). Both
+# executables link SchedulersTestSupport now, as every capture needs it (Package.swift): the
+# "-in-tests" rows are kept so that their history reads on.
 #
 # A workload written NAME@COUNT is counted differently: one process at COUNT operations, counting
 # only inside the workload executable's `measuredRound` (callgrind's --toggle-collect), divided by

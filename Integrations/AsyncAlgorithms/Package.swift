@@ -16,7 +16,8 @@ let package = Package(
         .testTarget(
             name: "AsyncAlgorithmsSchedulersTests",
             dependencies: [
-                .product(name: "Schedulers", package: "Schedulers"),
+                // The capture needs the test support, which lends it the runtime's hooks.
+                .product(name: "SchedulersTestSupport", package: "Schedulers"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         )

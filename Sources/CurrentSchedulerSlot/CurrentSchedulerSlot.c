@@ -10,3 +10,6 @@ _Thread_local struct schedulers_world_clock *_Nullable schedulers_world_clock_sl
 int schedulers_virtual_readings_installed = 0;
 
 void (*_Nullable schedulers_world_describe_in_flight)(struct schedulers_world_clock *_Nonnull, char *_Nonnull, long) = 0;
+
+// Null until the test support's constructor lends its parts (TestSupportLinkSlot.h).
+void (*_Nullable schedulers_test_support_link)(void) = 0;

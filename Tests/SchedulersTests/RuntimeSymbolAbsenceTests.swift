@@ -40,6 +40,31 @@ import TestSupport
         expectMessage(result, names: ["withCapturedTasks", Self.enqueueHook, "Task(executorPreference:"])
     }
 
+    /// A binary without the test support (an app's): `withCapturedTasks` stops with a message
+    /// that names the product to add (its documented precondition).
+    @Test func withoutTheTestSupportWithCapturedTasksStopsNamingTheProduct() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            hide(TestSupportLink.registrationName)
+            precondition(TestSupportLink.parts == nil, "the test support was still found")
+            TestScheduler().withCapturedTasks {}
+        }
+        expectMessage(result, names: ["withCapturedTasks", "SchedulersTestSupport", ".product(name:"])
+    }
+
+    /// Without the test support, a report, even one given inside a Swift Testing test, is a line
+    /// on standard error: no framework is lent to record it.
+    @Test func withoutTheTestSupportAReportIsALineOnStandardError() async throws {
+        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            hide(TestSupportLink.registrationName)
+            let destination = TestIssueReporter.report(
+                "Schedulers warning: nobody lends a framework.", kind: .failure, fileID: #fileID,
+                filePath: #filePath, line: #line)
+            precondition(destination == .standardError, "went to \(destination)")
+        }
+        let stderr = String(decoding: try #require(result).standardErrorContent, as: UTF8.self)
+        #expect(stderr.contains("Schedulers warning: nobody lends a framework.\n"))
+    }
+
     /// The same runtime with the hook absent: everything else a TestScheduler does, tasks that
     /// prefer it included, works as before (only the capture needs the hook).
     @Test(.timeLimit(.minutes(5)))

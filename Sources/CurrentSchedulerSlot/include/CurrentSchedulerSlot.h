@@ -28,5 +28,6 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 #include "RealClockStretch.h"
 #include "WorldClockSlot.h"
 #include "SoleReference.h"
+#include "TestSupportLinkSlot.h"
 
 #endif

@@ -3,8 +3,8 @@ import Foundation
 /// Where a report goes: an issue of the running test, in whichever test framework runs it, or a
 /// line on standard error where no framework can attribute it.
 ///
-/// Both frameworks are found at run time (``SwiftTestingIssue``, ``XCTestFailure``): the
-/// Schedulers library links neither, so an app that ships it links no test framework.
+/// The frameworks are the test support's (``TestSupportLink``): the Schedulers library links
+/// neither and names neither, so an app that ships it reports on standard error.
 ///
 /// - Swift Testing: when the reporting task runs a test (`Test.current`), an `Issue` of that
 ///   test: an error for a failure, a warning-severity issue for help (it does not fail the
@@ -38,15 +38,18 @@ package enum TestIssueReporter {
         // Noticed by a file of the package: the report is about the test's world, so it points
         // at the test (an UnimplementedScheduler's reports keep the line that made it).
         let fileIDText = "\(fileID)"
-        if SwiftTestingIssue.isRunningTest,
-            SwiftTestingIssue.record(
-                message, isWarning: kind == .help, fileID: fileIDText, filePath: "\(filePath)", line: Int(line),
-                column: 1, atTheTest: fileIDText.hasPrefix("Schedulers/") || fileIDText.hasPrefix("SchedulersTestSupport/"))
-        {
-            return .swiftTesting
-        }
-        if kind == .failure, XCTestFailure.record(message, file: filePath, line: line) == true {
-            return .xcTest
+        if let frameworks = TestSupportLink.parts?.frameworks {
+            if frameworks.isRunningSwiftTest {
+                frameworks.recordSwiftTestingIssue(
+                    message, isWarning: kind == .help,
+                    fileID: fileIDText.contains("/") ? fileIDText : "Schedulers/" + fileIDText, filePath: "\(filePath)",
+                    line: max(Int(line), 1),
+                    atTheTest: fileIDText.hasPrefix("Schedulers/") || fileIDText.hasPrefix("SchedulersTestSupport/"))
+                return .swiftTesting
+            }
+            if kind == .failure, frameworks.recordXCTestFailure(message, file: filePath, line: line) == true {
+                return .xcTest
+            }
         }
         FileHandle.standardError.write(Data((message + "\n").utf8))
         return .standardError

@@ -81,7 +81,8 @@ extension TestScheduler {
     ///   Scopes of different libraries must nest, as they do when the tests using them run one
     ///   at a time.
     ///
-    /// How: through two of the runtime's exported hooks, looked up with `dlsym`:
+    /// How: through two of the runtime's exported hooks, which `SchedulersTestSupport` looks up
+    /// with `dlsym` and lends this module where a binary links it (an app's binary names none):
     /// `swift_task_enqueueGlobal_hook` for global jobs, and `swift_task_getMainExecutor_hook`
     /// for the main actor (why that one is MainExecutorHook.swift's doc comment). While
     /// installed, they cost a few nanoseconds a job or lookup for work they do not capture.
@@ -93,7 +94,9 @@ extension TestScheduler {
     ///   on the calling thread; drive the scheduler inside it.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
-    /// - Precondition: the Swift runtime exports `swift_task_enqueueGlobal_hook` (every Swift 5.x
+    /// - Precondition: the binary links the `SchedulersTestSupport` product (a test target that
+    ///   depends on it); without it the program stops with a message that names the product.
+    ///   The Swift runtime exports `swift_task_enqueueGlobal_hook` (every Swift 5.x
     ///   and 6.x runtime on Linux and Apple platforms does); without it the program stops with a
     ///   message that says so and names `Task(executorPreference:)` as the alternative. A
     ///   runtime without `swift_task_getMainExecutor_hook` (before the Swift 6.1 runtime) captures global
@@ -180,10 +183,16 @@ extension TestScheduler {
 
     /// Installs the hooks (until the returned tenures are released) and counts this scheduler in.
     private func prepareCapture(method: String) -> CaptureHooks.Tenures {
+        guard let parts = TestSupportLink.parts else {
+            badInput(
+                "TestScheduler.\(method) needs the SchedulersTestSupport product, which this binary does "
+                    + "not link: add it to the test target's dependencies (.product(name: "
+                    + "\"SchedulersTestSupport\", package: \"Schedulers\")) and import it")
+        }
         guard let tenures = CaptureHooks.acquire() else {
             badInput(
                 "TestScheduler.\(method): this Swift runtime does not export "
-                    + "swift_task_enqueueGlobal_hook, so global jobs cannot be captured; start the "
+                    + "\(parts.enqueueGlobalHook.name), so global jobs cannot be captured; start the "
                     + "tasks with Task(executorPreference: scheduler) instead")
         }
         if tenures.main == nil, MainActorIsolation.isHeld, core.warnOnce(.synchronousMainActorUnavailable) {
@@ -191,7 +200,7 @@ extension TestScheduler {
                 TestScheduler.\(method) cannot capture main-actor tasks on this Swift runtime, so \
                 their jobs run outside virtual time; capture global tasks only, or test on a Swift 6.1 \
                 or later runtime (macOS 15.4, iOS 18.4).
-                This runtime does not export swift_task_getMainExecutor_hook: it arrived with the \
+                This runtime does not export \(parts.getMainExecutorHook.name): it arrived with the \
                 Swift 6.1 runtime. (Once per scheduler.)
                 """, about: self)
         }

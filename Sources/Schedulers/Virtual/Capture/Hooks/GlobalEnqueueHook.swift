@@ -44,7 +44,7 @@ enum GlobalEnqueueHook {
     }
 
     static let runtimeHook = RuntimeHook(
-        symbol: "swift_task_enqueueGlobal_hook", hook: unsafeBitCast(hook, to: UInt.self))
+        variable: TestSupportLink.parts?.enqueueGlobalHook.address, hook: unsafeBitCast(hook, to: UInt.self))
 
     /// Whether this runtime exports the hook.
     static var isAvailable: Bool { runtimeHook.isAvailable }

@@ -35,5 +35,5 @@ enum MainExecutorCheckHook {
     }
 
     static let runtimeHook = RuntimeHook(
-        symbol: "swift_task_isMainExecutor_hook", hook: unsafeBitCast(hook, to: UInt.self))
+        variable: TestSupportLink.parts?.isMainExecutorHook.address, hook: unsafeBitCast(hook, to: UInt.self))
 }

@@ -47,7 +47,7 @@ enum MainExecutorHook {
 
     /// Installed only while needed and put back after, like ``GlobalEnqueueHook`` (RuntimeHook.swift).
     static let runtimeHook = RuntimeHook(
-        symbol: "swift_task_getMainExecutor_hook", hook: unsafeBitCast(hook, to: UInt.self))
+        variable: TestSupportLink.parts?.getMainExecutorHook.address, hook: unsafeBitCast(hook, to: UInt.self))
 
     /// Whether this runtime exports the hook.
     static var isAvailable: Bool { runtimeHook.isAvailable }

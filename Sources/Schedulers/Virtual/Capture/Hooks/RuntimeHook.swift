@@ -46,7 +46,8 @@ import Musl
 /// while ours is installed and keeps it after ours ends (no scope) has it replaced when the last
 /// holder of ours releases.
 ///
-/// Reuse: `RuntimeHook(symbol: "swift_task_…_hook", hook: unsafeBitCast(ourHook, to: UInt.self))`;
+/// Reuse: `RuntimeHook(variable: address, hook: unsafeBitCast(ourHook, to: UInt.self))`, with the
+/// variable's address from the test support (``TestSupportLink``), nil where there is none;
 /// bracket each use with `acquire`/`release`; in the hook, pass what it does not handle to
 /// `forward(to:else:)`, casting the target's bits to the hook type.
 final class RuntimeHook: Sendable {
@@ -81,14 +82,9 @@ final class RuntimeHook: Sendable {
     private let forwardingKey: pthread_key_t
 
     /// - Parameters:
-    ///   - symbol: the runtime's exported variable, looked up with `dlsym` through
-    ///     `RuntimeSymbol` (where tests can hide it).
+    ///   - variable: the runtime's variable, nil where the runtime does not export it or the
+    ///     binary does not link the test support; tests use a word of their own.
     ///   - hook: our hook, as `unsafeBitCast(hook, to: UInt.self)`.
-    convenience init(symbol: String, hook: UInt) {
-        self.init(variable: RuntimeSymbol.address(of: symbol), hook: hook)
-    }
-
-    /// Over any word standing in for the runtime's variable (tests use one of their own).
     init(variable: UnsafeMutableRawPointer?, hook: UInt) {
         self.variable = variable
         self.ours = hook

@@ -25,7 +25,6 @@ static inline __attribute__((always_inline)) void schedulers_current_slot_set(vo
 #include "ImmediateRecursionSlot.h"
 #include "CapturedHopSlot.h"
 #include "Prefetch.h"
-#include "RealClockStretch.h"
 #include "WorldClockSlot.h"
 #include "SoleReference.h"
 #include "TestSupportLinkSlot.h"

@@ -55,13 +55,7 @@ extension TestScheduler: TaskExecutor {
         // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift).
         noteRejoin(of: job)
         let inDrive = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque()
-        let isHop = inDrive && CapturedJobRun.parkHop(job)
-        #if compiler(>=6.3) && os(Linux)
-            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2).
-            let keepsStretches = hasCapturedTasks && RealClockTimeline.isKeepingStretches
-            if keepsStretches { realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: isHop) }
-        #endif
-        if isHop { return }
+        if inDrive && CapturedJobRun.parkHop(job) { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
         let executor = asUnownedTaskExecutor()
         let arrivals = arrivals
@@ -72,30 +66,12 @@ extension TestScheduler: TaskExecutor {
         // work arriving for it from outside is judged by that (OutsideArrivals.swift). Unretained:
         // the core outlives every run of its queue.
         let waits = hasCapturedTasks && CapturedTaskIdentity.isTask(job) ? Unmanaged.passUnretained(core) : nil
-        #if compiler(>=6.3) && os(Linux)
-            // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift): only a
-            // captured task hops on its way to a sleep, so only then do segments tell more than
-            // the sleep's arrival does, and a task that prefers the scheduler skips the readings.
-            let timeline = keepsStretches ? realClockTimeline : nil
-            let run: @Sendable () -> Void = {
-                arrivals.run(job) {
-                    CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in
-                        guard let timeline else { return job.runSynchronously(on: executor) }
-                        timeline.stretchBegins(for: CapturedTasks.address(of: job))
-                        job.runSynchronously(on: executor)
-                        timeline.stretchEnds()
-                    }
-                }
-                waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
+        let run: @Sendable () -> Void = {
+            arrivals.run(job) {
+                CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in job.runSynchronously(on: executor) }
             }
-        #else
-            let run: @Sendable () -> Void = {
-                arrivals.run(job) {
-                    CapturedJobRun.run(job, isYield: isYield, isKnown: isKnown) { job in job.runSynchronously(on: executor) }
-                }
-                waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
-            }
-        #endif
+            waits?._withUnsafeGuaranteedRef { $0.taskRan(at: CapturedTasks.address(of: job)) }
+        }
         if isYield {
             core.holdYield(run)
             // A yield is not resumed from outside; were it, it waited for nothing the test did.

@@ -82,10 +82,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// ``captureMarker``'s address, or 0 before the first capture.
     private let markerAddress = Atomic<UInt>(0)
 
-    /// Where the real-clock deadlines this scheduler's captured tasks sleep until fall in its
-    /// virtual time (RealClockTimeline.swift).
-    let realClockTimeline = RealClockTimeline()
-
     /// A scheduler whose ``now`` starts at `startDate`.
     ///
     /// - Parameter startDate: the first virtual time. `Date.distantPast` and `.distantFuture` are

@@ -44,12 +44,9 @@ extension TestScheduler {
     ///   asynchronous ``Clock/advance(by:isolation:)`` works from anywhere.
     ///   A captured task that sleeps on a real clock (`Task.sleep(for:)`, `ContinuousClock`,
     ///   `SuspendingClock`) sleeps in virtual time on Linux with Swift 6.3 and later: it wakes
-    ///   the duration it asked for after ``now``, as if it had slept on ``clock``. In a test
-    ///   binary that links SchedulersTestSupport the real clocks read virtual time while the
-    ///   world's work runs (WorldClock.swift), so that is exact for every duration; without it
-    ///   the duration is recovered from real readings (RealClockTimeline.swift: exact for whole
-    ///   milliseconds but for a rare miss on a loaded machine). Elsewhere such a sleep lasts its
-    ///   real duration.
+    ///   the duration it asked for after ``now``, as if it had slept on ``clock``, exactly, for
+    ///   every duration: the real clocks read virtual time while the world's work runs
+    ///   (WorldClock.swift). Elsewhere such a sleep lasts its real duration.
     /// - **When `body` returns**, captured work still pending stays queued on this scheduler:
     ///   it runs if the scheduler is driven later, and it is still captured, so a task started
     ///   inside `body` stays in virtual time to its end, whichever thread resumes it: a

@@ -67,13 +67,6 @@ enum CapturedJobRun {
         HopSlot.current = outer
     }
 
-    /// Whether `job` is the job running on this thread (its task enqueues itself again).
-    @inline(__always)
-    static func isRunningTask(_ job: UnownedJob) -> Bool {
-        let slot = HopSlot.current
-        return slot.flags.contains(.running) && slot.address == CapturedTasks.address(of: job)
-    }
-
     /// Keeps `job` to run right after the job running on this thread returns, if it is that
     /// job's task enqueuing itself again (a hop), or the task a running yield resumes. The
     /// runtime clears the current task before it enqueues a hop, so the job is known by its

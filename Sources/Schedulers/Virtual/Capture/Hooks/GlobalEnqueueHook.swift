@@ -20,23 +20,11 @@ enum GlobalEnqueueHook {
     typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     private static let hook: Hook = { job, original in
-        #if compiler(>=6.3) && os(Linux)
-            // Before anything else: where the running task's segment of work ends (RealClockTimeline.swift).
-            if RealClockTimeline.isKeepingStretches, CapturedJobRun.isRunningTask(job) { schedulers_stretch_hop_enters() }
-        #endif
         // The running task hopping again, its scheduler known in this run: on at once.
-        if CapturedJobRun.parkKnownHop(job) {
-            #if compiler(>=6.3) && os(Linux)
-                if RealClockTimeline.isKeepingStretches { RealClockTimeline.parkedHopMade(CapturedTasks.address(of: job)) }
-            #endif
-            return
-        }
+        if CapturedJobRun.parkKnownHop(job) { return }
         if let resolution = CapturedTasks.capturingScheduler(for: job) {
             resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
-            #if compiler(>=6.3) && os(Linux)
-                if RealClockTimeline.isKeepingStretches { schedulers_stretch_hop_forgotten() }
-            #endif
             GlobalEnqueueHook.runtimeHook.forward(
                 to: { unsafeBitCast($0, to: Hook.self)(job, original) },
                 else: { original(job) })

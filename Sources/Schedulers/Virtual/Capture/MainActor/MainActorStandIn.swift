@@ -132,14 +132,6 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
         // The task a running yield resumes, or a hop of the running task: on at once.
         let isHop = CurrentScheduler.slot == Unmanaged.passUnretained(scheduler).toOpaque()
             && CapturedJobRun.parkHop(job, onStandIn: true)
-        #if compiler(>=6.3) && os(Linux)
-            // A hop of the running task goes on with its stretch (RealClockTimeline.swift, rule 2),
-            // kept in the scheduler even when parked: a main-actor job may run on another thread
-            // (the main thread, for a driver that does not hold the main actor).
-            if RealClockTimeline.isKeepingStretches {
-                scheduler.realClockTimeline.hopMade(CapturedTasks.address(of: job), parked: false)
-            }
-        #endif
         if isHop { return }
         // Known by its identity from now on, so that its nonisolated work stays captured
         // whichever thread resumes it (CapturedTaskIdentity.swift).
@@ -217,15 +209,7 @@ final class MainActorStandIn: SerialExecutor, @unchecked Sendable {
 
     /// Runs a job that ``AsyncDrive`` deferred, now that it holds the main actor.
     func runDeferred(_ job: UnownedJob) {
-        #if compiler(>=6.3) && os(Linux)
-            // Where its real-clock sleeps' callers read `now` (RealClockTimeline.swift).
-            let timeline = RealClockTimeline.isKeepingStretches ? scheduler?.realClockTimeline : nil
-            timeline?.stretchBegins(for: CapturedTasks.address(of: job))
-            job.runSynchronously(on: asUnownedSerialExecutor())
-            timeline?.stretchEnds()
-        #else
-            job.runSynchronously(on: asUnownedSerialExecutor())
-        #endif
+        job.runSynchronously(on: asUnownedSerialExecutor())
     }
 
     @available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *)

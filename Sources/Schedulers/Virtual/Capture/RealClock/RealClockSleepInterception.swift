@@ -28,8 +28,9 @@ import Dispatch
 /// `Task.sleep(for:)`, `Task.sleep(until:clock:)`, a clock's `sleep(for:)` and `sleep(until:)`
 /// arrive at `enqueue(_:at:…)` with an absolute instant (`sleep(for:)` is inlined into the
 /// caller, which adds the duration to the real `now`), and so does `Task.sleep(nanoseconds:)`.
-/// The delay is recovered from the instant by RealClockTimeline's rules; a sleep that arrives
-/// at `enqueue(_:after:…)` has its delay already.
+/// The instant was read in this world, where the real clocks read virtual time (WorldClock.swift),
+/// so it is a virtual time exactly; a sleep that arrives at `enqueue(_:after:…)` has its delay
+/// already.
 ///
 /// The wake-up is queued on the scheduler at its virtual due time, so the task goes on in the
 /// drive that reaches it, still captured (CapturedTasks.swift, rule 1), whatever the timing.
@@ -65,9 +66,12 @@ extension TestScheduler: SchedulingExecutor {
     /// Queues `job` (the wake-up of a sleep) on this scheduler, due at the virtual time that
     /// `instant` on `clock` stands for, when `clock` is a real clock (`ContinuousClock`,
     /// `SuspendingClock`): a sleep of `d` wakes `d` after ``now``, and a deadline chained on an
-    /// earlier one keeps its distance to it (RealClockTimeline.swift says how, and where the
-    /// rule can miss). Any other clock's sleep is handed, unchanged, to the default global
-    /// executor, as the runtime would have without this scheduler.
+    /// earlier one keeps its distance to it, exactly, since the instant was read in this world,
+    /// where the real clocks read virtual time (WorldClock.swift). An instant read outside it (a
+    /// captured task that a thread outside the world ran on: reported as such) is due as far
+    /// after ``now`` as it lies after the real clock's `now` when it arrives. Any other clock's
+    /// sleep is handed, unchanged, to the default global executor, as the runtime would have
+    /// without this scheduler.
     ///
     /// Called by the runtime, from the thread running the sleeping task's job. The wake-up runs
     /// on the thread that drives the scheduler to its due time; if the scheduler is
@@ -76,34 +80,33 @@ extension TestScheduler: SchedulingExecutor {
     public func enqueue<C: _Concurrency.Clock>(
         _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {
-        // First: the nearer to the caller's reading of `now`, the less to round off.
-        let readings = RealClockTimeline.Readings()
         let deadline: Int128
-        let realClock: RealClockTimeline.RealClock
+        let isContinuous: Bool
         if let instant = instant as? ContinuousClock.Instant {
             deadline = ContinuousClock().systemEpoch.duration(to: instant).attoseconds
-            realClock = .continuous
+            isContinuous = true
         } else if let instant = instant as? SuspendingClock.Instant {
             deadline = SuspendingClock().systemEpoch.duration(to: instant).attoseconds
-            realClock = .suspending
+            isContinuous = false
         } else {
             forward(job, at: instant, tolerance: tolerance, clock: clock)
             return
         }
         let wakeUp = UnownedJob(job)
-        // Read in this world, where the real clocks read virtual time (WorldClock.swift): the
-        // instant is a virtual time, exactly.
         if let clock = core.worldClockPointer, schedulers_world_clock_get() == clock {
-            let due = WorldClock.virtualTime(ofRealInstant: deadline, continuous: realClock == .continuous, on: clock)
+            let due = WorldClock.virtualTime(ofRealInstant: deadline, continuous: isContinuous, on: clock)
             enqueueWakeUp(wakeUp) { _ in due }
             return
         }
-        enqueueWakeUp(wakeUp) { now in
-            realClockTimeline.virtualTime(of: deadline, on: realClock, readings: readings, virtualNow: now)
+        let realNow = withRealReadings {
+            isContinuous
+                ? ContinuousClock().systemEpoch.duration(to: .now).attoseconds
+                : SuspendingClock().systemEpoch.duration(to: .now).attoseconds
         }
+        let remaining = VirtualTime(attoseconds: max(deadline - realNow, 0))
+        enqueueWakeUp(wakeUp) { now in now + remaining }
     }
 
-    /// Hands a sleep on a clock other than the real ones to the default global executor.
     private func forward<C: _Concurrency.Clock>(
         _ job: consuming ExecutorJob, at instant: C.Instant, tolerance: C.Duration?, clock: C
     ) {

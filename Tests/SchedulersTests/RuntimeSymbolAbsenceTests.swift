@@ -65,6 +65,33 @@ import TestSupport
         #expect(stderr.contains("Schedulers warning: nobody lends a framework.\n"))
     }
 
+    /// Without the test support, a task that sleeps on a TestScheduler's clock does not join
+    /// its world (that needs the hooks), but a drive past its deadline still wakes it, as any
+    /// task is woken: on the cooperative pool, not inside the drive.
+    @Test(.timeLimit(.minutes(5)))
+    func withoutTheTestSupportATaskSleepingOnTheClockIsStillWoken() async {
+        await #expect(processExitsWith: .success) {
+            hide(TestSupportLink.registrationName)
+            precondition(!GlobalEnqueueHook.isAvailable, "the hook is there without the test support")
+            let scheduler = TestScheduler()
+            let task = Task.detached {
+                try? await scheduler.clock.sleep(for: .seconds(5))
+                return scheduler.now
+            }
+            // Driven from another thread, so that no pool thread blocks; 100 virtual seconds
+            // in 1 s steps outlast the 5 s sleep whenever the task reaches it.
+            let driver = Thread {
+                for _ in 0..<100 {
+                    scheduler.advance(by: 1)
+                    usleep(1000)
+                }
+            }
+            driver.start()
+            let wokeAt = await task.value
+            precondition(wokeAt >= Date(timeIntervalSinceReferenceDate: 5), "woke at \(wokeAt)")
+        }
+    }
+
     /// The same runtime with the hook absent: everything else a TestScheduler does, tasks that
     /// prefer it included, works as before (only the capture needs the hook).
     @Test(.timeLimit(.minutes(5)))

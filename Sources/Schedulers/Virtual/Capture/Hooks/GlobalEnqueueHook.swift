@@ -1,11 +1,10 @@
-import CurrentSchedulerSlot
-
 /// The Swift runtime's `swift_task_enqueueGlobal_hook`, behind `TestScheduler.withCapturedTasks`.
 ///
 /// The runtime sends every job bound for the global concurrent executor through this variable
 /// when it is set: `hook(job, original)`, where `original` is the runtime's own enqueue. It is
-/// an exported C variable, not API: it is looked up with `dlsym` at run time (swift-concurrency-
-/// extras' `withMainSerialExecutor` does the same), and a runtime without it makes
+/// an exported C variable, not API: the test support looks it up with `dlsym` at run time
+/// (swift-concurrency-extras' `withMainSerialExecutor` does the same) and lends its address
+/// (``TestSupportLink``); a runtime without it, or a binary without the test support, makes
 /// ``isAvailable`` false.
 ///
 /// Ours is installed only while it is needed: while a `withCapturedTasks` body runs, and while a

@@ -29,7 +29,7 @@ import Musl
 /// Answering only for captured work matters: a hook that answered for every thread sent the
 /// test runner's own main-actor work to a finished test's scheduler (item 26).
 ///
-/// Like ``GlobalEnqueueHook``, it is looked up with `dlsym`, installed only while a capture or a
+/// Like ``GlobalEnqueueHook``, it is looked up by the test support, installed only while a capture or a
 /// drive needs it, and forwards every lookup it does not answer to the hook it displaced, else
 /// to the runtime (``RuntimeHook``).
 enum MainExecutorHook {

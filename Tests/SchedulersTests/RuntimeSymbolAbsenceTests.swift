@@ -78,15 +78,7 @@ import TestSupport
                 try? await scheduler.clock.sleep(for: .seconds(5))
                 return scheduler.now
             }
-            // Driven from another thread, so that no pool thread blocks; 100 virtual seconds
-            // in 1 s steps outlast the 5 s sleep whenever the task reaches it.
-            let driver = Thread {
-                for _ in 0..<100 {
-                    scheduler.advance(by: 1)
-                    usleep(1000)
-                }
-            }
-            driver.start()
+            driveInTheBackground(scheduler)
             let wokeAt = await task.value
             precondition(wokeAt >= Date(timeIntervalSinceReferenceDate: 5), "woke at \(wokeAt)")
         }
@@ -104,15 +96,7 @@ import TestSupport
                 try? await Task.sleep(for: .seconds(5), clock: scheduler.clock)
                 return Scheduler.current === scheduler
             }
-            // Driven from another thread, so that no pool thread blocks; 100 virtual seconds
-            // in 1 s steps outlast the 5 s sleep whenever the task reaches it.
-            let driver = Thread {
-                for _ in 0..<100 {
-                    scheduler.advance(by: 1)
-                    usleep(1000)
-                }
-            }
-            driver.start()
+            driveInTheBackground(scheduler)
             let ranOnScheduler = await task.value
             precondition(ranOnScheduler, "the task did not run on its preferred scheduler")
         }
@@ -171,6 +155,18 @@ import TestSupport
             precondition(total == threads * 10_000, "lost increments: \(total)")
         }
     }
+}
+
+/// Advances `scheduler` by 100 virtual seconds in 1 s steps, a millisecond apart, from a thread
+/// of its own, so that no pool thread blocks: they outlast a 5 s sleep whenever the task reaches
+/// it.
+private func driveInTheBackground(_ scheduler: TestScheduler) {
+    Thread {
+        for _ in 0..<100 {
+            scheduler.advance(by: 1)
+            usleep(1000)
+        }
+    }.start()
 }
 
 /// Lists `names` in `SCHEDULERS_HIDE_RUNTIME_SYMBOLS`. Call it first thing in a child process:

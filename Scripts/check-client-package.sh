@@ -103,8 +103,11 @@ if [ -e "$tests_binary" ]; then
         echo "check-client-package: the test binary ($tests_binary) defines no clock_gettime: the check above proves nothing" >&2
         exit 1
     fi
+    # Read once into a variable: `grep -q` in a pipe would end the pipe early, and pipefail
+    # would then take the writer's broken pipe for a miss.
+    named=$(test_only_names "$tests_binary")
     for name in swift_task_enqueueGlobal_hook swift_task_getMainExecutor_hook '$s7Testing' '$s6XCTest'; do
-        if ! test_only_names "$tests_binary" | grep -q -F "$name"; then
+        if ! grep -q -F "$name" <<<"$named"; then
             echo "check-client-package: the test binary ($tests_binary) does not name $name: the check above proves nothing" >&2
             exit 1
         fi

@@ -46,17 +46,23 @@ import TestSupport
         #expect(ranAt.value!.timeIntervalSince(start) >= 0.01)
     }
 
-    /// RAC: "should cancel future blocks when disposed".
+    /// RAC: "should cancel future blocks when disposed" (disposing from an action on the
+    /// scheduler, as above: the block cannot start before the disposal, however far past its
+    /// date a loaded machine lets the disposal come. Disposing from the test's thread 10 ms
+    /// ahead of the date was a race: under ThreadSanitizer beside a busy core the block had
+    /// already started, and a started action runs).
     @Test func cancelsFutureBlocksWhenDisposed() {
         let scheduler = TargetQueueScheduler()
-        let ran = Locked((first: false, second: false))
-        let date = Self.futureDate()
-        let disposable = scheduler.schedule(after: date) { ran.withLock { $0.first = true } }
-        #expect(disposable != nil)
-        disposable?.dispose()
-        #expect(disposable?.isDisposed == true)
-        scheduler.schedule(after: date) { ran.withLock { $0.second = true } }
+        let ran = Locked((first: false, second: false, disposed: false))
+        scheduler.schedule {
+            let date = Self.futureDate()
+            let disposable = scheduler.schedule(after: date) { ran.withLock { $0.first = true } }
+            disposable?.dispose()
+            ran.withLock { $0.disposed = disposable?.isDisposed == true }
+            scheduler.schedule(after: date) { ran.withLock { $0.second = true } }
+        }
         #expect(waitUntil { ran.value.second })
+        #expect(ran.value.disposed)
         #expect(!ran.value.first)
     }
 

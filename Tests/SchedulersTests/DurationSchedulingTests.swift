@@ -23,6 +23,9 @@ import TestSupport
     func aDisposedDelayedActionNeverRunsAndIsReleasedAtOnce() async {
         let scheduler = TargetQueueScheduler()
         let ran = Locked(false)
+        // Held until the disposal: on a loaded machine the test's thread can stall past the
+        // 20 ms, and an action that has started runs.
+        scheduler.queue.suspend()
         let (disposable, weak) = { () -> ((any Disposable)?, Weak<Token>) in
             let token = Token()
             let disposable = scheduler.schedule(after: .milliseconds(20)) {
@@ -32,6 +35,7 @@ import TestSupport
             return (disposable, Weak(token))
         }()
         disposable?.dispose()
+        scheduler.queue.resume()
         #expect(disposable?.isDisposed == true)
         #expect(weak.object == nil)
         // A later action on the same serial queue and clock: by then the first would have run.
@@ -49,6 +53,8 @@ import TestSupport
         let ticks = Locked<[(ContinuousClock.Instant, Bool)]>([])
         let disposable = Locked<(any Disposable)?>(nil)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Held until the handle is stored, so that the third tick always finds it.
+            scheduler.queue.suspend()
             let timer = scheduler.schedule(after: .milliseconds(30), repeatingEvery: .milliseconds(10)) {
                 let count = ticks.withLock { ticks in
                     ticks.append((clock.now, Scheduler.current === scheduler))
@@ -60,9 +66,8 @@ import TestSupport
                 }
             }
             disposable.withLock { $0 = timer }
+            scheduler.queue.resume()
         }
-        // If the third tick came before `disposable` was set, dispose now.
-        disposable.value?.dispose()
         await withCheckedContinuation { continuation in
             scheduler.schedule(after: .milliseconds(50)) { continuation.resume() }
         }

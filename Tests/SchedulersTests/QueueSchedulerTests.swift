@@ -171,9 +171,14 @@ import TestSupport
         let ran = Locked(false)
         var scheduler: TargetQueueScheduler? = TargetQueueScheduler(name: "queue.lifetime")
         let weak = Weak(scheduler!)
+        // Held until the check: a test thread stalled past the 50 ms would find the action run
+        // and the scheduler gone. The queue alone does not keep the scheduler.
+        let queue = scheduler!.queue
+        queue.suspend()
         scheduler!.schedule(afterDelay: 0.05) { ran.withLock { $0 = Scheduler.current != nil } }
         scheduler = nil
         #expect(weak.object != nil)
+        queue.resume()
         #expect(waitUntil { ran.value })
         #expect(waitUntil { weak.object == nil })
     }

@@ -61,6 +61,8 @@ import TestSupport
     @Test func synchronousReschedulesWhenInvokedLater() {
         let background = TargetQueueScheduler(name: "recursive.later")
         let count = Locked(0)
+        // Held until the first run is counted: a stalled test thread must not see the second.
+        background.queue.suspend()
         Scheduler.immediate.scheduleRecursive { reschedule in
             let thisCount = count.withLock { $0 += 1; return $0 }
             if thisCount < 3 {
@@ -68,6 +70,7 @@ import TestSupport
             }
         }
         #expect(count.value == 1)
+        background.queue.resume()
         #expect(waitUntil { count.value == 3 })
     }
 
@@ -164,7 +167,7 @@ import TestSupport
         let count = Locked(0)
         let handle = Locked<(any Disposable)?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        scheduler.schedule { _ = ready.wait(timeout: .now() + 10) }  // holds the first run back
+        scheduler.schedule { ready.wait() }  // holds the first run back
         let disposable = scheduler.scheduleRecursive { reschedule in
             count.withLock { $0 += 1 }
             handle.value?.dispose()

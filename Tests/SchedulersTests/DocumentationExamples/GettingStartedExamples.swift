@@ -42,6 +42,7 @@ private func reload() { calls.withLock { $0.append("reload") } }
         let work = TargetQueueScheduler(priority: .default, name: "com.example.work")
 
         let later = CompoundDisposable()
+        work.queue.suspend()  // nothing may start before the disposals, however slow this thread
         // snippet: getting-started-later-work
         // In 2 s by the wall clock:
         later.add(work.schedule(afterDelay: 2) { retry() })
@@ -59,6 +60,7 @@ private func reload() { calls.withLock { $0.append("reload") } }
         // … when the screen closes:
         refreshTimer?.dispose()
         // snippet: end
+        work.queue.resume()
 
         let drained = Locked(false)
         work.schedule { drained.withLock { $0 = true } }

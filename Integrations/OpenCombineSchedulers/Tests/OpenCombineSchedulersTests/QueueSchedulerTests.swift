@@ -10,7 +10,9 @@ import OpenCombine
 #endif
 
 /// OpenCombine's operators on a real QueueScheduler. Only lower bounds on time are asserted;
-/// the waits' timeouts bound a failure.
+/// the waits' timeouts bound a failure. Values whose order matters are sent from one action on
+/// the queue, where none of the operator's own scheduled work can run between them, however
+/// slow the test's thread.
 @Suite("operators on a QueueScheduler, in real time")
 struct QueueSchedulerTests {
     @Test func receiveOnDeliversInOrderOnTheQueueAsTheCurrentScheduler() {
@@ -54,30 +56,39 @@ struct QueueSchedulerTests {
 
     @Test func debounceEmitsOnlyTheLastValueOfABurstAfterTheInterval() {
         let queue = TargetQueueScheduler(name: "debounce")
-        let subject = PassthroughSubject<Int, Never>()
+        // A subject is not Sendable; here only the queue's serial actions send to it.
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()
         let received = Recorder<(Int, Date)>()
         let cancellable = subject.debounce(for: .milliseconds(50), scheduler: queue.combine).sink {
             received.append(($0, Date()))
         }
-        for value in 1...5 { subject.send(value) }
-        let lastSent = Date()
+        let lastSent = Recorder<Date>()
+        queue.schedule {
+            for value in 1...4 { subject.send(value) }
+            lastSent.append(Date())  // before the last send, which starts the interval
+            subject.send(5)
+        }
         #expect(received.wait(for: 1))
         #expect(received.values[0].0 == 5)
-        #expect(received.values[0].1.timeIntervalSince(lastSent) >= 0.05)
+        #expect(received.values[0].1.timeIntervalSince(lastSent.values[0]) >= 0.05)
         cancellable.cancel()
     }
 
     @Test func throttleEmitsTheFirstValueThenWaitsAWindow() {
         let queue = TargetQueueScheduler(name: "throttle")
-        let subject = PassthroughSubject<Int, Never>()
+        // A subject is not Sendable; here only the queue's serial actions send 2 and 3.
+        nonisolated(unsafe) let subject = PassthroughSubject<Int, Never>()
         let received = Recorder<(Int, Date)>()
         let cancellable = subject.throttle(for: .milliseconds(50), scheduler: queue.combine, latest: true).sink {
             received.append(($0, Date()))
         }
         subject.send(1)
         #expect(received.wait(for: 1))
-        subject.send(2)
-        subject.send(3)
+        // Both in one action: even a window already over cannot emit 2 before 3 replaces it.
+        queue.schedule {
+            subject.send(2)
+            subject.send(3)
+        }
         #expect(received.wait(for: 2))
         #expect(received.values.map(\.0) == [1, 3])
         #expect(received.values[1].1.timeIntervalSince(received.values[0].1) >= 0.05)
@@ -115,17 +126,25 @@ struct QueueSchedulerTests {
         let queue = TargetQueueScheduler(name: "repeating")
         let scheduler = queue.combine
         let ticks = Recorder<Bool>()
-        let cancellable = scheduler.schedule(after: scheduler.now, interval: .milliseconds(5), tolerance: .zero) {
+        // Not Sendable; only the one action below cancels it.
+        nonisolated(unsafe) let cancellable = scheduler.schedule(
+            after: scheduler.now, interval: .milliseconds(5), tolerance: .zero
+        ) {
             ticks.append(currentScheduler === queue)
         }
         #expect(ticks.wait(for: 3))
-        cancellable.cancel()
-        let countAtCancel = ticks.values.count
-        // A later action on the same serial queue: once it has run, any tick that was due has too.
+        // Cancelled from the ticks' own serial queue, so that no tick is running meanwhile and
+        // the count read after cancel() is final. A later action on the same queue: once it
+        // has run, any tick that was due has too.
+        let countAtCancel = Recorder<Int>()
         let barrier = Recorder<Bool>()
-        queue.schedule(afterDelay: 0.05) { barrier.append(true) }
+        queue.schedule {
+            cancellable.cancel()
+            countAtCancel.append(ticks.values.count)
+            queue.schedule(afterDelay: 0.05) { barrier.append(true) }
+        }
         #expect(barrier.wait(for: 1))
-        #expect(ticks.values.count == countAtCancel, "no tick after cancel() returned")
+        #expect(ticks.values.count == countAtCancel.values[0], "no tick after cancel() returned")
         #expect(ticks.values.allSatisfy { $0 })
     }
 }

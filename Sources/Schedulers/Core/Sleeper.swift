@@ -54,6 +54,9 @@ final class Sleeper: Sendable {
         try Task.checkCancellation()
         let sleeper = Sleeper()
         sleeper.arm(arm, adoption: adoption)
+        #if DEBUG
+        adoption?.afterArming()
+        #endif
         try await withTaskCancellationHandler {
             _ = isolation
             try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
@@ -187,6 +190,26 @@ final class AdoptedWakeUp: Sendable {
         if wake() { scheduler.awaitRejoin() }
         scheduler.rejoiningTask.store(0, ordering: .relaxed)
     }
+
+    #if DEBUG
+    /// For tests, by scheduler: code to run in the task between arming its wake-up and
+    /// awaiting it, the moment a synchronous `advance` on another thread can run the wake-up
+    /// first (`aWakeUpBeforeTheTaskAwaitsStillRunsItOnInThatDrive`).
+    static let afterArmingForTests = Lock([ObjectIdentifier: @Sendable () -> Void]())
+    private static let hasAfterArmingForTests = Atomic<Bool>(false)
+
+    static func setAfterArmingForTests(_ body: (@Sendable () -> Void)?, for scheduler: TestScheduler) {
+        afterArmingForTests.withLock { bodies in
+            bodies[ObjectIdentifier(scheduler)] = body
+            hasAfterArmingForTests.store(!bodies.isEmpty, ordering: .relaxed)
+        }
+    }
+
+    func afterArming() {
+        guard Self.hasAfterArmingForTests.load(ordering: .relaxed), let scheduler = reference.scheduler else { return }
+        Self.afterArmingForTests.withLock { $0[ObjectIdentifier(scheduler)] }?()
+    }
+    #endif
 
     /// After the sleep, in the task: off the scheduler (it went on where it awaited), hop onto
     /// it, unless the wake-up has stopped waiting for it.

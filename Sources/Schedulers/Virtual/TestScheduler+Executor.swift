@@ -52,8 +52,10 @@ extension TestScheduler: TaskExecutor {
     ///   - arrivesFromOutside: the job arrived from outside virtual time: reported if its task
     ///     waited through a drive (OutsideArrivals.swift), by the epoch read as it is queued.
     private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false, arrivesFromOutside: Bool = false) {
-        // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift).
-        noteRejoin(of: job)
+        // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift), noted
+        // once it is queued: noted before, the wake-up let its drive go on, and the drive could
+        // find the queue still without it and return, leaving the task to the next drive.
+        defer { noteRejoin(of: job) }
         let inDrive = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque()
         if inDrive && CapturedJobRun.parkHop(job) { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.

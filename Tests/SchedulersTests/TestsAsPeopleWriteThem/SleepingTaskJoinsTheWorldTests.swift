@@ -57,6 +57,24 @@ import TestSupport
         #expect(wrong == 0, "\(example ?? "")")
     }
 
+    /// The wake-up can come before the task awaits: the test's `advance` runs it while the
+    /// task, on its own thread, is between arming and awaiting. The task then goes on past its
+    /// `await` where it is and hops onto the scheduler, and the drive that ran the wake-up must
+    /// still run it on before it returns. Rare by timing (a CI run saw it once in 1,000 busy
+    /// runs: the wake-up let its drive go on before the hop was queued, and the tick came a
+    /// drive late), so a DEBUG seam holds every run's task there.
+    @Test func aWakeUpBeforeTheTaskAwaitsStillRunsItOnInThatDrive() {
+        let (wrong, example) = Self.wrongRunsDrivenSynchronously(busy: false, wakeUpFirst: true) { scheduler, tick in
+            Task.detached {
+                for _ in 0..<3 {
+                    try await scheduler.sleep(for: .seconds(1))
+                    tick()
+                }
+            }
+        }
+        #expect(wrong == 0, "\(example ?? "")")
+    }
+
     /// The same with a timer's loop: each tick's drive runs the loop's body.
     @Test(arguments: [false, true]) func aTimerLoopInADetachedTaskIsExact(busy: Bool) {
         let (wrong, example) = Self.wrongRunsDrivenSynchronously(busy: busy) { scheduler, tick in
@@ -70,9 +88,11 @@ import TestSupport
     /// How many of ``runs`` runs went wrong, and what the first one saw: `start` starts a task that waits on the scheduler
     /// three times, one second apart, calling `tick` after each wait; the test drives with the
     /// synchronous `advance` from its own thread and checks the ticks after each drive. A tick
-    /// counts only in the drive that woke it, whichever thread armed the wake-up.
+    /// counts only in the drive that woke it, whichever thread armed the wake-up. With
+    /// `wakeUpFirst`, the task's first sleep waits after arming until the drive has run its
+    /// wake-up (bounded, so that a regression fails rather than hangs; microseconds when right).
     private static func wrongRunsDrivenSynchronously(
-        busy: Bool, start: @escaping (TestScheduler, _ tick: @escaping @Sendable () -> Void) -> Task<Void, any Error>
+        busy: Bool, wakeUpFirst: Bool = false, start: @escaping (TestScheduler, _ tick: @escaping @Sendable () -> Void) -> Task<Void, any Error>
     ) -> (wrong: Int, example: String?) {
         var wrong = 0
         var example: String?
@@ -80,6 +100,15 @@ import TestSupport
             for _ in 0..<runs {
                 let scheduler = TestScheduler()
                 let ticks = Locked(0)
+                if wakeUpFirst {
+                    AdoptedWakeUp.setAfterArmingForTests({ [weak scheduler] in
+                        let deadline = ContinuousClock.now + .seconds(10)
+                        while scheduler?.rejoiningTask.load(ordering: .relaxed) == 0, ContinuousClock.now < deadline {
+                            sched_yield()
+                        }
+                    }, for: scheduler)
+                }
+                defer { if wakeUpFirst { AdoptedWakeUp.setAfterArmingForTests(nil, for: scheduler) } }
                 let (seen, warnings) = Warning.capture(about: scheduler) { () -> [Int] in
                     let task = start(scheduler) {
                         ticks.withLock { $0 += Scheduler.current === scheduler ? 1 : 100 }

@@ -58,7 +58,8 @@ extension TestScheduler {
 }
 
 extension TestScheduler {
-    /// Called for every job queued here: the job of the task whose wake-up waits for it.
+    /// Called for every job queued here, once it is in the queue (so that the drive the
+    /// wake-up lets go on finds it): the job of the task whose wake-up waits for it.
     @inline(__always)
     func noteRejoin(of job: UnownedJob) {
         let waiting = rejoiningTask.load(ordering: .relaxed)

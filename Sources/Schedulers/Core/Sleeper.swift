@@ -195,18 +195,14 @@ final class AdoptedWakeUp: Sendable {
     /// For tests, by scheduler: code to run in the task between arming its wake-up and
     /// awaiting it, the moment a synchronous `advance` on another thread can run the wake-up
     /// first (`aWakeUpBeforeTheTaskAwaitsStillRunsItOnInThatDrive`).
-    static let afterArmingForTests = Lock([ObjectIdentifier: @Sendable () -> Void]())
-    private static let hasAfterArmingForTests = Atomic<Bool>(false)
+    private static let afterArmingForTests = Lock([ObjectIdentifier: @Sendable () -> Void]())
 
     static func setAfterArmingForTests(_ body: (@Sendable () -> Void)?, for scheduler: TestScheduler) {
-        afterArmingForTests.withLock { bodies in
-            bodies[ObjectIdentifier(scheduler)] = body
-            hasAfterArmingForTests.store(!bodies.isEmpty, ordering: .relaxed)
-        }
+        afterArmingForTests.withLock { $0[ObjectIdentifier(scheduler)] = body }
     }
 
     func afterArming() {
-        guard Self.hasAfterArmingForTests.load(ordering: .relaxed), let scheduler = reference.scheduler else { return }
+        guard let scheduler = reference.scheduler else { return }
         Self.afterArmingForTests.withLock { $0[ObjectIdentifier(scheduler)] }?()
     }
     #endif

@@ -85,9 +85,10 @@ import TestSupport
         #expect(wrong == 0, "\(example ?? "")")
     }
 
-    /// How many of ``runs`` runs went wrong, and what the first one saw: `start` starts a task that waits on the scheduler
-    /// three times, one second apart, calling `tick` after each wait; the test drives with the
-    /// synchronous `advance` from its own thread and checks the ticks after each drive. A tick
+    /// How many of ``runs`` runs went wrong, and what the first one saw: `start` starts a task
+    /// that waits on the scheduler three times, one second apart, calling `tick` after each
+    /// wait; the test drives with the synchronous `advance` from its own thread and checks the
+    /// ticks after each drive. A tick
     /// counts only in the drive that woke it, whichever thread armed the wake-up. With
     /// `wakeUpFirst`, the task's first sleep waits after arming until the drive has run its
     /// wake-up (bounded, so that a regression fails rather than hangs; microseconds when right).

@@ -1,5 +1,5 @@
 import Foundation
-import Schedulers
+@testable import Schedulers
 import Testing
 import TestSupport
 
@@ -92,5 +92,35 @@ import TestSupport
         scheduler!.advance(by: 1)
         scheduler = nil
         #expect(weak.object == nil)
+    }
+
+    /// A task resumed from another thread: once its job is queued, a drive can run it, the task
+    /// can end and the test can drop the scheduler, all before the resuming thread is back from
+    /// `enqueue`, which then must not touch the scheduler. The resuming thread is held there
+    /// until the scheduler is gone; the AddressSanitizer step of `.ci/run` sees any access
+    /// (once, one did: the note for an adopted task's wake-up, read after the job was queued).
+    @Test func aTaskResumedElsewhereMayFreeTheSchedulerBeforeItsResumeReturns() throws {
+        var scheduler: TestScheduler? = TestScheduler()
+        let weak = Weak(scheduler!)
+        let continuation = Locked<CheckedContinuation<Void, Never>?>(nil)
+        Task(executorPreference: scheduler!) {
+            await withCheckedContinuation { resume in continuation.withLock { $0 = resume } }
+        }
+        scheduler!.stepAll()
+        let awaiting = try #require(continuation.withLock { $0.take() })
+        let gone = DispatchSemaphore(value: 0)
+        let back = DispatchSemaphore(value: 0)
+        Thread {
+            AfterQueuingForTests.setOnThisThread { gone.wait() }
+            awaiting.resume()
+            AfterQueuingForTests.setOnThisThread(nil)
+            back.signal()
+        }.start()
+        while scheduler!.pendingCount == 0 { usleep(100) }
+        scheduler!.stepAll()
+        scheduler = nil
+        #expect(weak.object == nil)
+        gone.signal()
+        back.wait()
     }
 }

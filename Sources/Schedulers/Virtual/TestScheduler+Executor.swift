@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A test scheduler is a `TaskExecutor`: the jobs of a task that prefers it run only when the
 /// test drives the scheduler, so async code is as deterministic as scheduled actions.
 ///
@@ -54,8 +62,17 @@ extension TestScheduler: TaskExecutor {
     private func enqueueOnScheduler(_ job: UnownedJob, isKnown: Bool = false, arrivesFromOutside: Bool = false) {
         // The job an adopted task's wake-up waits for (TestScheduler+AdoptedTasks.swift), noted
         // once it is queued: noted before, the wake-up let its drive go on, and the drive could
-        // find the queue still without it and return, leaving the task to the next drive.
-        defer { noteRejoin(of: job) }
+        // find the queue still without it and return, leaving the task to the next drive. Known
+        // before: once a job is queued, a drive on another thread can run it, its task can end
+        // and release the scheduler, and the test can drop it, so nothing here touches `self`
+        // after that without holding it.
+        let rejoin = awaitsRejoin(job) ? Unmanaged.passRetained(self) : nil
+        defer {
+            #if DEBUG
+            AfterQueuingForTests.run()
+            #endif
+            rejoin?.takeRetainedValue().noteRejoin(of: job)
+        }
         let inDrive = CurrentScheduler.slot == Unmanaged.passUnretained(self).toOpaque()
         if inDrive && CapturedJobRun.parkHop(job) { return }
         // Unowned: a pending job must not keep the scheduler alive; it only runs while it is.
@@ -86,3 +103,34 @@ extension TestScheduler: TaskExecutor {
         }
     }
 }
+
+#if DEBUG
+/// For tests, by thread: code the enqueuing thread runs once a job is queued, before
+/// ``TestScheduler/enqueue(_:)`` returns: the moment a drive on another thread can run the job,
+/// end its task and free the scheduler
+/// (`aTaskResumedElsewhereMayFreeTheSchedulerBeforeItsResumeReturns`).
+enum AfterQueuingForTests {
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+
+    /// Sets (or, with nil, clears) the code for this thread.
+    static func setOnThisThread(_ body: (@Sendable () -> Void)?) {
+        if let old = pthread_getspecific(key) { Unmanaged<Body>.fromOpaque(old).release() }
+        pthread_setspecific(key, body.map { Unmanaged.passRetained(Body($0)).toOpaque() })
+    }
+
+    static func run() {
+        guard let body = pthread_getspecific(key) else { return }
+        Unmanaged<Body>.fromOpaque(body).takeUnretainedValue().run()
+    }
+}
+#endif

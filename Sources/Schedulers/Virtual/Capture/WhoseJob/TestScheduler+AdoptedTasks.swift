@@ -58,18 +58,27 @@ extension TestScheduler {
 }
 
 extension TestScheduler {
-    /// Called for every job queued here, once it is in the queue (so that the drive the
-    /// wake-up lets go on finds it): the job of the task whose wake-up waits for it.
+    /// Asked for every job about to be queued here: whether it is the job of the task whose
+    /// wake-up waits for it. Asked before the job is queued (the wake-up has set the task by
+    /// then: it sets it before it resumes the task, which commits to hop only after that).
     @inline(__always)
+    func awaitsRejoin(_ job: UnownedJob) -> Bool {
+        let waiting = rejoiningTask.load(ordering: .relaxed)
+        return waiting != 0 && waiting & ~1 == CapturedTasks.address(of: job)
+    }
+
+    /// `job`, which ``awaitsRejoin(_:)`` named, is in the queue: the wake-up may let its drive
+    /// go on, which then finds the job.
     func noteRejoin(of job: UnownedJob) {
         let waiting = rejoiningTask.load(ordering: .relaxed)
         guard waiting != 0, waiting & ~1 == CapturedTasks.address(of: job) else { return }
         _ = rejoiningTask.compareExchange(expected: waiting, desired: 0, ordering: .releasing)
     }
 
-    /// In the wake-up, on the driving thread: waits until ``noteRejoin(of:)`` saw the task's job.
-    /// The task is running meanwhile (resumed here, its job is queued before this is called;
-    /// else it is on its own thread, past its `await`), so the wait yields rather than blocks.
+    /// In the wake-up, on the driving thread: waits until ``noteRejoin(of:)`` says the task's
+    /// job is queued. The task is running meanwhile (resumed here, its job is queued before
+    /// this is called; else it is on its own thread, past its `await`), so the wait yields
+    /// rather than blocks.
     /// Bounded: after a second the drive goes on, and a task that has not yet committed to
     /// hop here (``commitToRejoin(_:)``) then goes on where it is.
     func awaitRejoin() {

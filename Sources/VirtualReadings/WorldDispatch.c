@@ -146,6 +146,8 @@ struct world_block {
     object_t group;     // the group to leave after it ran (`dispatch_group_async`), or null
     int counted;        // `dispatch_group_notify`'s: see run_world_notify
     struct world_block *next_notify;
+    // Which registration: once run and freed, a notify's address can be the next one's.
+    unsigned long notify_serial;
     // What it is, for the report of a block that does not finish (describe_in_flight).
     const char *kind;
     char label[64];
@@ -269,6 +271,7 @@ void dispatch_group_async(object_t group, object_t queue, void *block) {
 // time holds from the group's last work to the notification's end.
 static pthread_mutex_t notifies_lock = PTHREAD_MUTEX_INITIALIZER;  // timer sources too
 static struct world_block *notifies;
+static unsigned long last_notify_serial;
 
 // `counted`: 0 registered, 1 counted in flight by a leave, 2 running or run uncounted.
 static void run_world_notify(void *context) {
@@ -303,6 +306,8 @@ void dispatch_group_notify(object_t group, object_t queue, void *block) {
     dispatch_retain(group);
     schedulers_world_clock_retain(world);
     pthread_mutex_lock(&notifies_lock);
+    unsigned long serial = ++last_notify_serial;
+    item->notify_serial = serial;
     item->next_notify = notifies;
     notifies = item;
     pthread_mutex_unlock(&notifies_lock);
@@ -311,9 +316,9 @@ void dispatch_group_notify(object_t group, object_t queue, void *block) {
     if (dispatch_group_wait(group, 0) == 0) {
         pthread_mutex_lock(&notifies_lock);
         // Only while still registered: once run_world_notify has taken it off (under this
-        // lock), it may be freed.
+        // lock), it may be freed, and its address given to another world's notify.
         for (struct world_block *each = notifies; each; each = each->next_notify) {
-            if (each == item) {
+            if (each == item && each->notify_serial == serial) {
                 if (item->counted == 0) {
                     item->counted = 1;
                     schedulers_world_work_begin(world);
@@ -327,20 +332,25 @@ void dispatch_group_notify(object_t group, object_t queue, void *block) {
 }
 
 void dispatch_group_leave(object_t group) {
+    if (schedulers_world_clock_get() == NULL) return next_dispatch_group_leave(group);
+    // The group's reference that its last leave drops can be the only one (the enter took
+    // it), so the group is held for the look at it afterwards.
+    dispatch_retain(group);
     next_dispatch_group_leave(group);
-    struct schedulers_world_clock *world = schedulers_world_clock_get();
-    if (world == NULL || dispatch_group_wait(group, 0) != 0) return;
-    // The group is empty: libdispatch has submitted its notifications. Count the world's that
-    // have not started, on their own world's clock.
-    pthread_mutex_lock(&notifies_lock);
-    for (struct world_block *each = notifies; each; each = each->next_notify) {
-        if (each->group == group && each->counted == 0) {
-            each->counted = 1;
-            schedulers_world_work_begin(each->clock);
-            in_flight_add(each);
+    if (dispatch_group_wait(group, 0) == 0) {
+        // The group is empty: libdispatch has submitted its notifications. Count the world's
+        // that have not started, on their own world's clock.
+        pthread_mutex_lock(&notifies_lock);
+        for (struct world_block *each = notifies; each; each = each->next_notify) {
+            if (each->group == group && each->counted == 0) {
+                each->counted = 1;
+                schedulers_world_work_begin(each->clock);
+                in_flight_add(each);
+            }
         }
+        pthread_mutex_unlock(&notifies_lock);
     }
-    pthread_mutex_unlock(&notifies_lock);
+    dispatch_release(group);
 }
 
 // MARK: Deadlines

@@ -367,6 +367,21 @@ static int64_t virtual_distance(uint64_t when, int *known) {
     return 0;
 }
 
+// Libdispatch reads the clock itself, through the calling thread's slot: the time left until a
+// deadline (`dispatch_after` runs a block at once if none is left), and on Linux a semaphore's
+// timed wait turns its deadline into a wall-clock one. So a call that forwards a real deadline
+// from world code is made with real readings. Measured before: `wait(timeout: .now() + 1 s)` on
+// a semaphore in world code returned at once (its deadline put in 2001), a group's waited 1.3 s.
+static struct schedulers_world_clock *real_readings_begin(void) {
+    struct schedulers_world_clock *world = schedulers_world_clock_get();
+    schedulers_world_clock_set(NULL);
+    return world;
+}
+
+static void real_readings_end(struct schedulers_world_clock *world) {
+    schedulers_world_clock_set(world);
+}
+
 // The real Dispatch deadline as far from the real now as `when` is from the virtual now, for a
 // deadline made on a thread running a world's work; any other unchanged.
 static uint64_t real_deadline(uint64_t when) {
@@ -377,20 +392,36 @@ static uint64_t real_deadline(uint64_t when) {
     int64_t distance = virtual_distance(when, &known);
     if (!known) return when;
     uint64_t kind = when >> 62;
-    schedulers_world_clock_set(NULL);
+    real_readings_begin();
     uint64_t real = kind == 0 ? dispatch_time(0, distance) : dispatch_walltime(NULL, distance);
-    schedulers_world_clock_set(world);
+    real_readings_end(world);
     return real;
 }
 
 // A wait with a timeout, in world code, blocks its thread for real: its deadline, made from a
 // virtual `.now()`, is turned back into the real one the same distance away.
 long dispatch_semaphore_wait(object_t semaphore, uint64_t timeout) {
-    return next_dispatch_semaphore_wait(semaphore, real_deadline(timeout));
+    uint64_t real = real_deadline(timeout);
+    struct schedulers_world_clock *world = real_readings_begin();
+    long result = next_dispatch_semaphore_wait(semaphore, real);
+    real_readings_end(world);
+    return result;
 }
 
 long dispatch_group_wait(object_t group, uint64_t timeout) {
-    return next_dispatch_group_wait(group, real_deadline(timeout));
+    uint64_t real = real_deadline(timeout);
+    struct schedulers_world_clock *world = real_readings_begin();
+    long result = next_dispatch_group_wait(group, real);
+    real_readings_end(world);
+    return result;
+}
+
+// `dispatch_after` for a deadline that stays real (another queue's, or the world gone).
+static void forward_after(uint64_t when, object_t queue, void *block) {
+    uint64_t real = real_deadline(when);
+    struct schedulers_world_clock *world = real_readings_begin();
+    next_dispatch_after(real, queue, block);
+    real_readings_end(world);
 }
 
 // A deadline of the world reached in virtual time: the block goes to its queue, in flight.
@@ -411,7 +442,7 @@ void dispatch_after(uint64_t when, object_t queue, void *block) {
     struct schedulers_world_clock *world = world_for(queue);
     int known = 0;
     int64_t distance = world && when != ~0ULL ? virtual_distance(when, &known) : 0;
-    if (!known) return next_dispatch_after(real_deadline(when), queue, block);
+    if (!known) return forward_after(when, queue, block);
     struct world_block *item = world_block_make(world, block, queue, "asyncAfter");
     item->queue = queue;
     dispatch_retain(queue);
@@ -423,14 +454,17 @@ void dispatch_after(uint64_t when, object_t queue, void *block) {
         // The world's scheduler is gone: a real deadline after all.
         dispatch_release(queue);
         schedulers_world_clock_release(world);
-        next_dispatch_after(real_deadline(when), queue, item->block);
+        forward_after(when, queue, item->block);
         _Block_release(item->block);
         free(item);
     }
 }
 
 void dispatch_after_f(uint64_t when, object_t queue, void *context, dispatch_function work) {
-    next_dispatch_after_f(real_deadline(when), queue, context, work);
+    uint64_t real = real_deadline(when);
+    struct schedulers_world_clock *world = real_readings_begin();
+    next_dispatch_after_f(real, queue, context, work);
+    real_readings_end(world);
 }
 
 // MARK: Timer sources
@@ -542,13 +576,11 @@ static void fire_world_tick(void *context) {
     }
     pthread_mutex_unlock(&notifies_lock);
     if (live) {
-        // Fire once, for real, now; the next tick sets it again. Real readings: libdispatch
-        // reads "now" through this thread's slot, which would put it the virtual time that has
-        // passed into the real future.
-        struct schedulers_world_clock *world = schedulers_world_clock_get();
-        schedulers_world_clock_set(NULL);
+        // Fire once, for real, now; the next tick sets it again. Real readings: a virtual
+        // "now" would put the virtual time that has passed into the real future.
+        struct schedulers_world_clock *world = real_readings_begin();
         next_dispatch_source_set_timer(source, 0, ~0ULL, 0);
-        schedulers_world_clock_set(world);
+        real_readings_end(world);
         if (tick->interval > 0) {
             if (__builtin_add_overflow(tick->due, tick->interval, &tick->due)) tick->due = INT64_MAX;
             return schedule_tick(entry->clock, tick);
@@ -576,7 +608,12 @@ void dispatch_source_set_timer(object_t source, uint64_t start, uint64_t interva
             distance = virtual_distance(start, &known);
         }
     }
-    if (!known) return next_dispatch_source_set_timer(source, real_deadline(start), interval, leeway);
+    if (!known) {
+        uint64_t real = real_deadline(start);
+        struct schedulers_world_clock *outer = real_readings_begin();
+        next_dispatch_source_set_timer(source, real, interval, leeway);
+        return real_readings_end(outer);
+    }
     pthread_mutex_lock(&notifies_lock);
     struct world_source *entry = world_source_entry(source, world);
     entry->generation += 1;

@@ -283,18 +283,41 @@ import TestSupport
     }
 
     /// A wait with a timeout in world code blocks for its real duration, though its deadline
-    /// was made from a virtual `.now()` a virtual day after the world began.
+    /// was made from a virtual `.now()` a virtual day after the world began: a semaphore's and a
+    /// group's. Before, both returned at once: libdispatch read its own "now" virtually (a
+    /// semaphore turns its deadline into a wall-clock one, which was in 2001).
     @Test func aTimedWaitInWorldCodeWaitsItsRealDuration() {
         let scheduler = TestScheduler()
-        let result = Lock<DispatchTimeoutResult?>(nil)
+        let outcomes = Lock<[(DispatchTimeoutResult, Int64)]>([])
         scheduler.withCapturedTasks {
             scheduler.schedule(after: .seconds(86_400)) {
-                let outcome = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(20))
-                result.withLock { $0 = outcome }
+                let group = DispatchGroup()
+                group.enter()
+                let semaphore = DispatchSemaphore(value: 0)
+                let waits: [(DispatchTime) -> DispatchTimeoutResult] = [
+                    { semaphore.wait(timeout: $0) }, { group.wait(timeout: $0) },
+                ]
+                for wait in waits {
+                    let start = realMilliseconds()
+                    let outcome = wait(.now() + .milliseconds(20))
+                    outcomes.withLock { $0.append((outcome, realMilliseconds() - start)) }
+                }
+                group.leave()
             }
             scheduler.advance(by: 86_400)
         }
-        #expect(result.withLock { $0 } == .timedOut)
+        let results = outcomes.withLock { $0 }
+        #expect(results.map(\.0) == [.timedOut, .timedOut])
+        // At least its duration; never less, at any load.
+        #expect(results.allSatisfy { $0.1 >= 20 }, "\(results.map(\.1)) ms")
+    }
+
+    /// Milliseconds of real time, read on any thread: `gettimeofday` is not one of the clock
+    /// functions the test binary defines (Sources/VirtualReadings), so it stays real in a world.
+    private func realMilliseconds() -> Int64 {
+        var value = timeval()
+        gettimeofday(&value, nil)
+        return Int64(value.tv_sec) * 1_000 + Int64(value.tv_usec) / 1_000
     }
 
     /// A block that never finishes while the world waits (here: until the test ends) holds time

@@ -13,8 +13,8 @@
 // - `dispatch_after`: its deadline, read in virtual time, becomes an action of the world's
 //   scheduler at that virtual time, which submits the block for real as above.
 // - `dispatch_group_notify`: run with the slot set; counted in flight from the moment a leave
-//   made inside the world empties its group, so that time cannot move between the group's last
-//   block and the notification.
+//   made inside the world empties its group (or from its own start, if that comes first), so
+//   that time cannot move between the group's last block and the notification's end.
 //
 // Everything else (other threads, the main queue, the `_f` variants that the concurrency
 // runtime uses for its own jobs) is forwarded unchanged. A block is called through the Block
@@ -144,7 +144,7 @@ struct world_block {
     void *block;        // copied
     object_t queue;     // retained while a deadline waits (`dispatch_after`)
     object_t group;     // the group to leave after it ran (`dispatch_group_async`), or null
-    int counted;        // `dispatch_group_notify`'s: see run_world_notify
+    int counted;        // `dispatch_group_notify`'s: in flight (see run_world_notify)
     struct world_block *next_notify;
     // Which registration: once run and freed, a notify's address can be the next one's.
     unsigned long notify_serial;
@@ -273,7 +273,11 @@ static pthread_mutex_t notifies_lock = PTHREAD_MUTEX_INITIALIZER;  // timer sour
 static struct world_block *notifies;
 static unsigned long last_notify_serial;
 
-// `counted`: 0 registered, 1 counted in flight by a leave, 2 running or run uncounted.
+// A notification is counted in flight (`counted` set, under notifies_lock) by whichever comes
+// first after libdispatch submits it: the leave that emptied its group (or its registration on
+// an empty group), looking once the leave returned, or its own start. The leaver holds time
+// until it looks (its block is in flight, or its job runs), and a notification that started
+// first holds it itself, so there is no moment in between when virtual time could move.
 static void run_world_notify(void *context) {
     struct world_block *item = context;
     pthread_mutex_lock(&notifies_lock);
@@ -283,19 +287,20 @@ static void run_world_notify(void *context) {
             break;
         }
     }
-    int counted = item->counted;
-    if (!counted) item->counted = 2;
+    if (!item->counted) {
+        item->counted = 1;
+        schedulers_world_work_begin(item->clock);
+        in_flight_add(item);
+    }
     pthread_mutex_unlock(&notifies_lock);
-    in_flight_remove(item);
     struct schedulers_world_clock *clock = item->clock;
     world_block_invoke(item);
+    in_flight_remove(item);
     dispatch_release(item->group);
     free(item);
-    if (counted == 1) {
-        schedulers_world_work_end(clock);
-    } else {
-        schedulers_world_clock_release(clock);
-    }
+    schedulers_world_work_end(clock);
+    // The registration's own reference (dispatch_group_notify).
+    schedulers_world_clock_release(clock);
 }
 
 void dispatch_group_notify(object_t group, object_t queue, void *block) {
@@ -331,12 +336,22 @@ void dispatch_group_notify(object_t group, object_t queue, void *block) {
     }
 }
 
+// Tests only (VirtualReadings.h): what this thread's leaves run between leaving and looking.
+static _Thread_local void (*after_group_leave_for_tests)(void *);
+static _Thread_local void *after_group_leave_for_tests_context;
+
+void schedulers_after_group_leave_for_tests(void (*hook)(void *), void *context) {
+    after_group_leave_for_tests = hook;
+    after_group_leave_for_tests_context = context;
+}
+
 void dispatch_group_leave(object_t group) {
     if (schedulers_world_clock_get() == NULL) return next_dispatch_group_leave(group);
     // The group's reference that its last leave drops can be the only one (the enter took
     // it), so the group is held for the look at it afterwards.
     dispatch_retain(group);
     next_dispatch_group_leave(group);
+    if (after_group_leave_for_tests) after_group_leave_for_tests(after_group_leave_for_tests_context);
     if (dispatch_group_wait(group, 0) == 0) {
         // The group is empty: libdispatch has submitted its notifications. Count the world's
         // that have not started, on their own world's clock.

@@ -4,6 +4,7 @@ import Foundation
 import SchedulersTestSupport
 import Testing
 import TestSupport
+import VirtualReadings
 
 /// Dispatch work the world starts belongs to it: a block that world code submits runs with the
 /// world's readings, virtual time holds while it is in flight, and an `asyncAfter` deadline is
@@ -204,6 +205,37 @@ import TestSupport
             #expect(sum.value == 4)
             #expect(start.duration(to: reading) == .zero)
         }
+    }
+
+    /// A notification can start before the leave that sent it has looked for it, and then run
+    /// past the end of the leaver's block. It holds time itself then. Forced here: a seam holds
+    /// the leave between leaving and looking until the notification has started, and the
+    /// notification reads the clock only well after the leaver's block has ended. Before, such a
+    /// notification ran uncounted and time moved on to the pending second under it (CI, 6d58817).
+    @Test(.virtualTime) func aNotificationThatStartsBeforeItsLeaveLooksHoldsTimeItself() async {
+        let start = ContinuousClock.now
+        let pending = Task { try? await Task.sleep(for: .seconds(1)) }
+        defer { pending.cancel() }
+        let notificationStarted = DispatchSemaphore(value: 0)
+        let leaverEnded = DispatchSemaphore(value: 0)
+        let reading = await withCheckedContinuation { (done: CheckedContinuation<ContinuousClock.Instant, Never>) in
+            let group = DispatchGroup()
+            group.enter()
+            group.notify(queue: DispatchQueue(label: "notification")) {
+                notificationStarted.signal()
+                _ = leaverEnded.wait(timeout: .now() + .seconds(10))
+                // Long enough for a driver to move time once the leaver's flight has ended.
+                usleep(200_000)
+                done.resume(returning: ContinuousClock.now)
+            }
+            DispatchQueue(label: "leaver").async {
+                AfterGroupLeave.whileRunning({ _ = notificationStarted.wait(timeout: .now() + .seconds(10)) }) {
+                    group.leave()
+                }
+                leaverEnded.signal()
+            }
+        }
+        #expect(start.duration(to: reading) == .zero)
     }
 
     /// A repeating `DispatchSourceTimer` set in the world ticks at exactly its virtual
@@ -437,3 +469,20 @@ struct LegacyClient: Sendable {
     #expect(start.duration(to: .now) == .milliseconds(80))
 }
 // snippet: end
+
+/// The Dispatch interposer's seam (VirtualReadings.h): `pause` runs on this thread inside each
+/// group leave that `body` makes in a world, between leaving and looking for notifications.
+private enum AfterGroupLeave {
+    static func whileRunning(_ pause: @escaping () -> Void, _ body: () -> Void) {
+        let box = Unmanaged.passRetained(Box(pause))
+        schedulers_after_group_leave_for_tests({ Unmanaged<Box>.fromOpaque($0!).takeUnretainedValue().pause() }, box.toOpaque())
+        body()
+        schedulers_after_group_leave_for_tests(nil, nil)
+        box.release()
+    }
+
+    private final class Box {
+        let pause: () -> Void
+        init(_ pause: @escaping () -> Void) { self.pause = pause }
+    }
+}

@@ -8,4 +8,10 @@
 // Whether this binary's readings are virtual inside a world (the definitions are installed).
 int schedulers_virtual_readings_active(void);
 
+// Tests only: `hook(context)` runs on the calling thread inside each of its Dispatch group
+// leaves made in a world, after the group is left and before the leave looks for the
+// notifications that it sent (WorldDispatch.c), so that a test can let one start first. Null
+// clears it.
+void schedulers_after_group_leave_for_tests(void (*_Nullable hook)(void *_Nullable), void *_Nullable context);
+
 #endif

@@ -41,7 +41,8 @@ extension TestScheduler: TaskExecutor {
     }
 
     /// Queues a job captured from the global executor (GlobalEnqueueHook.swift), as a job of a
-    /// task that prefers this scheduler.
+    /// task that prefers this scheduler. The caller holds the scheduler strongly for the call:
+    /// the report of a job from outside touches it after the job is queued.
     ///
     /// - Parameter fromOutside: whether the job arrived from outside virtual time (a Dispatch
     ///   callback): reported unless something waits for it (OutsideArrivals.swift).
@@ -97,6 +98,8 @@ extension TestScheduler: TaskExecutor {
         } else if arrivesFromOutside {
             // Judged under the queue's lock, as the job is queued (OutsideArrivals.swift).
             let waited = core.enqueueArrival(action: run, task: CapturedTasks.address(of: job))
+            // After the queuing, on `self`: safe only because the one caller that arrives from
+            // outside, the global-enqueue hook, holds the scheduler strongly for the call.
             noteArrivalFromOutside(.global, waitedThroughADrive: waited)
         } else {
             core.enqueueWithoutDisposable(action: run) { now in now }

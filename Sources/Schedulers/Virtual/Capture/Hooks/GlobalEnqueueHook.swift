@@ -22,6 +22,7 @@ enum GlobalEnqueueHook {
         // The running task hopping again, its scheduler known in this run: on at once.
         if CapturedJobRun.parkKnownHop(job) { return }
         if let resolution = CapturedTasks.capturingScheduler(for: job) {
+            // Strong for the call: enqueueCaptured touches the scheduler after queuing the job.
             resolution.scheduler.enqueueCaptured(job, fromOutside: resolution.isFromOutside)
         } else {
             GlobalEnqueueHook.runtimeHook.forward(

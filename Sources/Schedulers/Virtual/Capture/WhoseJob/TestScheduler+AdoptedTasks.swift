@@ -63,16 +63,22 @@ extension TestScheduler {
     /// then: it sets it before it resumes the task, which commits to hop only after that).
     @inline(__always)
     func awaitsRejoin(_ job: UnownedJob) -> Bool {
-        let waiting = rejoiningTask.load(ordering: .relaxed)
-        return waiting != 0 && waiting & ~1 == CapturedTasks.address(of: job)
+        rejoinWaiting(for: job) != nil
     }
 
     /// `job`, which ``awaitsRejoin(_:)`` named, is in the queue: the wake-up may let its drive
-    /// go on, which then finds the job.
+    /// go on, which then finds the job. Looked up again: a wake-up that gave up waiting may
+    /// have handed the slot to another task since.
     func noteRejoin(of job: UnownedJob) {
-        let waiting = rejoiningTask.load(ordering: .relaxed)
-        guard waiting != 0, waiting & ~1 == CapturedTasks.address(of: job) else { return }
+        guard let waiting = rejoinWaiting(for: job) else { return }
         _ = rejoiningTask.compareExchange(expected: waiting, desired: 0, ordering: .releasing)
+    }
+
+    /// The value of ``rejoiningTask`` if it names the task of `job`.
+    @inline(__always)
+    private func rejoinWaiting(for job: UnownedJob) -> UInt? {
+        let waiting = rejoiningTask.load(ordering: .relaxed)
+        return waiting != 0 && waiting & ~1 == CapturedTasks.address(of: job) ? waiting : nil
     }
 
     /// In the wake-up, on the driving thread: waits until ``noteRejoin(of:)`` says the task's
